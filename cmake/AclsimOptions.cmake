@@ -1,0 +1,31 @@
+# Compiler options shared by every aclsim target.
+
+# Warnings are errors in our own code.
+function(aclsim_warnings target)
+  target_compile_options(${target} PRIVATE
+    $<$<COMPILE_LANGUAGE:CXX>:-Wall -Wextra -Werror -Wno-unused-parameter>
+    $<$<COMPILE_LANGUAGE:C>:-Wall -Wextra -Werror>)
+endfunction()
+
+# Sanitizer builds apply to everything in the tree, including tests and examples.
+if(ACLSIM_SANITIZE STREQUAL "address")
+  add_compile_options(-fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined)
+  add_link_options(-fsanitize=address,undefined)
+elseif(ACLSIM_SANITIZE STREQUAL "thread")
+  add_compile_options(-fsanitize=thread -fno-omit-frame-pointer)
+  add_link_options(-fsanitize=thread)
+elseif(NOT ACLSIM_SANITIZE STREQUAL "")
+  message(FATAL_ERROR "ACLSIM_SANITIZE must be '', 'address' or 'thread'")
+endif()
+
+# Library code is hidden by default; the public headers mark ACL functions visible
+# (ACL_FUNC_VISIBILITY with FUNC_VISIBILITY defined) and a version script keeps the
+# export list to acl* names.
+set(CMAKE_CXX_VISIBILITY_PRESET hidden)
+set(CMAKE_C_VISIBILITY_PRESET hidden)
+set(CMAKE_VISIBILITY_INLINES_HIDDEN ON)
+
+# CANN's other library names; each is a link to libascendcl.so (one runtime per process,
+# whichever names a program links against).
+set(ACLSIM_LIBRARY_ALIASES acl_rt acl_mdl acl_op_executor acl_op_compiler acl_cblas msprofiler
+    acl_dvpp acl_tdt_channel acl_tdt_queue ascend_dump)

@@ -1,0 +1,21 @@
+#!/usr/bin/env bash
+# Configures and builds one flavour of aclsim into build/<flavour>.
+#   scripts/build.sh release|asan|tsan [extra cmake args...]
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+flavour="${1:-release}"
+shift || true
+case "$flavour" in
+  release) sanitize="" ; type=RelWithDebInfo ;;
+  asan)    sanitize="address" ; type=Debug ;;
+  tsan)    sanitize="thread" ; type=RelWithDebInfo ;;
+  *) echo "usage: $0 release|asan|tsan" >&2; exit 2 ;;
+esac
+
+jobs="$(nproc 2>/dev/null || echo 2)"
+export CCACHE_DIR="${CCACHE_DIR:-$HOME/.cache/aclsim-ccache}"
+export CCACHE_MAXSIZE="${CCACHE_MAXSIZE:-5G}"
+cmake -S . -B "build/$flavour" -G Ninja \
+  -DCMAKE_BUILD_TYPE="$type" -DACLSIM_SANITIZE="$sanitize" "$@" >/dev/null
+cmake --build "build/$flavour" -j "$jobs"

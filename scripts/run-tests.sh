@@ -1,0 +1,42 @@
+#!/usr/bin/env bash
+# Quick start 2: install what is missing, then build and pass the whole test suite:
+# format check, a release build, an ASan+UBSan build and a TSan build, each running every
+# test (unit, driver conformance, ABI, API, examples, SDK install).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+scripts/install-deps.sh
+
+echo "=== format check"
+scripts/check-format.sh
+
+passed=0
+failed=0
+run_suite() {
+  local flavour="$1"
+  echo "=== $flavour: build"
+  scripts/build.sh "$flavour"
+  echo "=== $flavour: test"
+  local log="build/$flavour/ctest.log"
+  if ctest --test-dir "build/$flavour" --output-on-failure -j 2 --timeout 600 | tee "$log"; then
+    :
+  else
+    failed=$((failed + 1))
+  fi
+  local line
+  line="$(grep -E 'tests passed, [0-9]+ tests failed out of' "$log" | tail -n 1 || true)"
+  if [ -n "$line" ]; then
+    local total fails
+    total="$(echo "$line" | sed -E 's/.*out of ([0-9]+).*/\1/')"
+    fails="$(echo "$line" | sed -E 's/.* ([0-9]+) tests failed.*/\1/')"
+    passed=$((passed + total - fails))
+    failed=$((failed + fails))
+  fi
+}
+
+run_suite release
+ASAN_OPTIONS="detect_leaks=1:abort_on_error=1" UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1" \
+  run_suite asan
+TSAN_OPTIONS="halt_on_error=1:second_deadlock_stack=1" run_suite tsan
+
+echo "all suites: $passed passed, $failed failed"
+[ "$failed" -eq 0 ]

@@ -1,0 +1,118 @@
+#include "sim/device_memory.h"
+
+#include <sys/mman.h>
+
+#include <cerrno>
+#include <cstring>
+
+namespace aclsim::sim {
+namespace {
+
+constexpr uint64_t kGiB = uint64_t{1} << 30;
+
+uint64_t RoundUp(uint64_t value, uint64_t to) { return (value + to - 1) / to * to; }
+
+const char* PoolName(driver::MemPool pool) {
+  return pool == driver::MemPool::kHbm ? "HBM" : "DDR";
+}
+
+}  // namespace
+
+DeviceMemory::DeviceMemory(uint32_t device_id, uint64_t hbm_bytes, uint64_t ddr_bytes)
+    : device_id_(device_id) {
+  // Pools start on 1 GiB boundaries so that 1 GiB pages can be aligned; the extra GiB lets
+  // the first pool be aligned whatever address mmap returns.
+  const uint64_t hbm_span = RoundUp(hbm_bytes, kGiB);
+  const uint64_t ddr_span = RoundUp(ddr_bytes, kGiB);
+  mapping_bytes_ = static_cast<size_t>(hbm_span + ddr_span + kGiB);
+  void* mapping = mmap(nullptr, mapping_bytes_, PROT_READ | PROT_WRITE,
+                       MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+  if (mapping == MAP_FAILED) {
+    status_ = Err(StatusCode::kBadAlloc,
+                  "device {}: cannot reserve {} bytes of host address space for device memory: {}",
+                  device_id, mapping_bytes_, std::strerror(errno));
+    mapping_bytes_ = 0;
+    return;
+  }
+  mapping_ = mapping;
+  const uintptr_t aligned = RoundUp(reinterpret_cast<uintptr_t>(mapping), kGiB);
+  hbm_.base = aligned;
+  hbm_.allocator = RangeAllocator(hbm_bytes);
+  ddr_.base = aligned + hbm_span;
+  ddr_.allocator = RangeAllocator(ddr_bytes);
+  range_begin_ = aligned;
+  range_end_ = ddr_bytes > 0 ? ddr_.base + ddr_bytes : hbm_.base + hbm_bytes;
+}
+
+DeviceMemory::~DeviceMemory() {
+  if (mapping_ != nullptr) munmap(mapping_, mapping_bytes_);
+}
+
+DeviceMemory::Pool* DeviceMemory::PoolFor(driver::MemPool pool) {
+  return pool == driver::MemPool::kHbm ? &hbm_ : &ddr_;
+}
+
+const DeviceMemory::Pool* DeviceMemory::PoolFor(driver::MemPool pool) const {
+  return pool == driver::MemPool::kHbm ? &hbm_ : &ddr_;
+}
+
+Status DeviceMemory::Allocate(driver::MemPool pool, driver::PageSize page, size_t bytes,
+                              void** addr) {
+  if (addr == nullptr) return Err(StatusCode::kInvalidParam, "AllocPhysical: addr is NULL");
+  *addr = nullptr;
+  if (bytes == 0) return Err(StatusCode::kInvalidParam, "AllocPhysical: size is 0");
+  ACLSIM_RETURN_IF_ERROR(status_);
+  const uint64_t page_bytes = driver::PageBytes(page);
+  if (bytes > UINT64_MAX - page_bytes) {
+    return Err(StatusCode::kInvalidParam, "AllocPhysical: size {} is too large", bytes);
+  }
+  const uint64_t rounded = RoundUp(bytes, page_bytes);
+  std::lock_guard<std::mutex> lock(mu_);
+  Pool* p = PoolFor(pool);
+  if (p->allocator.capacity() == 0) {
+    return Err(StatusCode::kFeatureUnsupported, "device {}: this SoC has no {} memory pool",
+               device_id_, PoolName(pool));
+  }
+  std::optional<uint64_t> offset = p->allocator.Allocate(rounded, page_bytes);
+  if (!offset) {
+    return Err(StatusCode::kDeviceOom,
+               "device {}: out of {} memory: requested {} bytes ({} with {}-byte pages), {} of "
+               "{} bytes free, largest free range {} bytes",
+               device_id_, PoolName(pool), bytes, rounded, page_bytes,
+               p->allocator.free_bytes(), p->allocator.capacity(),
+               p->allocator.largest_free_range());
+  }
+  *addr = reinterpret_cast<void*>(p->base + *offset);
+  return Status::Ok();
+}
+
+Status DeviceMemory::Free(void* addr) {
+  const uintptr_t a = reinterpret_cast<uintptr_t>(addr);
+  std::lock_guard<std::mutex> lock(mu_);
+  for (Pool* p : {&hbm_, &ddr_}) {
+    if (a < p->base || a >= p->base + p->allocator.capacity()) continue;
+    const uint64_t size = p->allocator.Release(a - p->base);
+    if (size == 0) break;
+    // Give the pages back to the host; the range stays reserved and reads as zero.
+    madvise(addr, size, MADV_DONTNEED);
+    return Status::Ok();
+  }
+  return Err(StatusCode::kMemoryFree,
+             "device {}: FreePhysical({}): not the start of a live device allocation",
+             device_id_, addr);
+}
+
+bool DeviceMemory::OwnsRange(const void* addr, size_t bytes) const {
+  const uintptr_t a = reinterpret_cast<uintptr_t>(addr);
+  if (range_begin_ == 0 || a < range_begin_ || a >= range_end_) return false;
+  return bytes <= range_end_ - a;
+}
+
+void DeviceMemory::Usage(driver::MemPool pool, size_t* free_bytes, size_t* total_bytes) const {
+  std::lock_guard<std::mutex> lock(mu_);
+  const Pool* p = PoolFor(pool);
+  if (free_bytes != nullptr) *free_bytes = static_cast<size_t>(p->allocator.free_bytes());
+  if (total_bytes != nullptr) *total_bytes = static_cast<size_t>(p->allocator.capacity());
+}
+
+}  // namespace aclsim::sim

@@ -1,0 +1,64 @@
+// DeviceMemory: the physical memory of one simulated device.
+//
+// At construction (OpenDevice time) one host virtual address range is reserved for the
+// device with mmap(PROT_READ|PROT_WRITE, MAP_PRIVATE|MAP_ANONYMOUS|MAP_NORESERVE): nothing is
+// backed until a page is touched, so 8 devices x 64 GiB cost nothing until used. The range
+// holds the HBM pool, then (if the profile has one) the DDR pool, each starting on a 1 GiB
+// boundary. Each pool has a first-fit RangeAllocator; allocations are rounded up to their
+// page size and aligned to it. Freeing releases the backing pages with madvise(MADV_DONTNEED)
+// (they read as zero when reused). The range is unmapped at destruction.
+//
+// Thread-safety: all methods may be called concurrently (one internal mutex); OwnsRange
+// reads only immutable state and takes no lock.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <mutex>
+
+#include "common/status.h"
+#include "driver/driver.h"
+#include "sim/range_allocator.h"
+
+namespace aclsim::sim {
+
+class DeviceMemory {
+ public:
+  // Reserves the address range. Check status() before use.
+  DeviceMemory(uint32_t device_id, uint64_t hbm_bytes, uint64_t ddr_bytes);
+  ~DeviceMemory();
+  DeviceMemory(const DeviceMemory&) = delete;
+  DeviceMemory& operator=(const DeviceMemory&) = delete;
+
+  // kBadAlloc if the reservation failed.
+  const Status& status() const { return status_; }
+
+  // Errors: kInvalidParam (bytes == 0 or the rounded size overflows), kFeatureUnsupported
+  // (DDR requested but the device has none), kDeviceOom (no free range fits; the message
+  // gives the request, the free bytes and the largest free range).
+  Status Allocate(driver::MemPool pool, driver::PageSize page, size_t bytes, void** addr);
+  // kMemoryFree if `addr` is not the exact start of a live allocation.
+  Status Free(void* addr);
+  bool OwnsRange(const void* addr, size_t bytes) const;
+  void Usage(driver::MemPool pool, size_t* free_bytes, size_t* total_bytes) const;
+
+ private:
+  struct Pool {
+    uintptr_t base = 0;  // first address of the pool, 1 GiB aligned
+    RangeAllocator allocator{0};
+  };
+  Pool* PoolFor(driver::MemPool pool);
+  const Pool* PoolFor(driver::MemPool pool) const;
+
+  const uint32_t device_id_;
+  Status status_;
+  void* mapping_ = nullptr;
+  size_t mapping_bytes_ = 0;
+  uintptr_t range_begin_ = 0;  // [range_begin_, range_end_) covers both pools
+  uintptr_t range_end_ = 0;
+  mutable std::mutex mu_;
+  Pool hbm_;
+  Pool ddr_;
+};
+
+}  // namespace aclsim::sim

@@ -1,0 +1,44 @@
+#include "sim/engine_timeline.h"
+
+#include <algorithm>
+#include <numeric>
+
+namespace aclsim::sim {
+
+EngineTimeline::EngineTimeline(const driver::DeviceProps& props, const CostParams& cost) {
+  auto set = [this](EngineKind engine, uint64_t slots) {
+    free_at_[static_cast<size_t>(engine)].assign(slots, 0);
+  };
+  set(EngineKind::kDmaH2D, cost.dma_h2d_channels);
+  set(EngineKind::kDmaD2H, cost.dma_d2h_channels);
+  set(EngineKind::kDmaD2D, cost.dma_d2d_channels);
+  set(EngineKind::kDmaPeer, cost.dma_peer_channels);
+  set(EngineKind::kAiCore, props.aicore_num);
+  set(EngineKind::kAiVector, props.vector_core_num);
+  set(EngineKind::kAiCpu, props.aicpu_num);
+}
+
+size_t EngineTimeline::SlotCount(EngineKind engine) const {
+  return free_at_[static_cast<size_t>(engine)].size();
+}
+
+uint64_t EngineTimeline::Grant(const TaskCost& cost, uint64_t earliest) {
+  if (cost.engine == EngineKind::kNone || cost.engine == EngineKind::kCount || cost.slots == 0) {
+    return earliest;
+  }
+  std::vector<uint64_t>& slots = free_at_[static_cast<size_t>(cost.engine)];
+  if (slots.empty()) return earliest;
+  const size_t k = std::min<size_t>(cost.slots, slots.size());
+  // The k earliest-free slots, ties broken by index (stable sort of indices).
+  std::vector<size_t> order(slots.size());
+  std::iota(order.begin(), order.end(), 0);
+  std::stable_sort(order.begin(), order.end(),
+                   [&slots](size_t a, size_t b) { return slots[a] < slots[b]; });
+  uint64_t start = earliest;
+  for (size_t i = 0; i < k; ++i) start = std::max(start, slots[order[i]]);
+  const uint64_t end = start + cost.duration_ns;
+  for (size_t i = 0; i < k; ++i) slots[order[i]] = end;
+  return start;
+}
+
+}  // namespace aclsim::sim

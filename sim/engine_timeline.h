@@ -1,0 +1,36 @@
+// EngineTimeline: when each engine slot of one device is next free, in simulated time.
+//
+// Every engine (DMA per direction, AI Core, vector core, AI CPU) has N slots with a
+// "free at" time. A task is granted the k earliest-free slots (ties: lowest index), starts at
+// max(earliest, latest free time among them) and holds them until start + duration. Grants
+// happen in the order tasks become resolvable, which is deterministic given the submission
+// sequence, so the schedule is a pure function of it.
+//
+// Thread-safety: none; the scheduler serialises calls under its mutex.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <vector>
+
+#include "driver/device_props.h"
+#include "sim/cost_model.h"
+#include "sim/soc_profile.h"
+
+namespace aclsim::sim {
+
+class EngineTimeline {
+ public:
+  EngineTimeline(const driver::DeviceProps& props, const CostParams& cost);
+
+  // Grants the slots of `cost` to a task that may start at `earliest`; returns its start.
+  // With kNone (or 0 slots) the start is `earliest`.
+  uint64_t Grant(const TaskCost& cost, uint64_t earliest);
+
+  size_t SlotCount(EngineKind engine) const;
+
+ private:
+  std::array<std::vector<uint64_t>, static_cast<size_t>(EngineKind::kCount)> free_at_;
+};
+
+}  // namespace aclsim::sim

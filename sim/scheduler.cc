@@ -1,0 +1,287 @@
+// Scheduler core: submission, simulated-time resolution, dispatch, execution, completion.
+// Queue/event management and the Sync* waits are in scheduler_sync.cc.
+#include "sim/scheduler.h"
+
+#include <algorithm>
+#include <utility>
+
+#include "sim/host_clock.h"
+#include "sim/task_exec.h"
+
+namespace aclsim::sim {
+
+using driver::TaskKind;
+
+namespace {
+
+bool IsEventTask(TaskKind kind) {
+  return kind == TaskKind::kEventRecord || kind == TaskKind::kEventWait ||
+         kind == TaskKind::kEventReset;
+}
+
+void EraseTask(std::deque<std::shared_ptr<SimTask>>& list, const SimTask* t) {
+  auto it = std::find_if(list.begin(), list.end(),
+                         [t](const std::shared_ptr<SimTask>& p) { return p.get() == t; });
+  if (it != list.end()) list.erase(it);
+}
+
+}  // namespace
+
+Scheduler::Scheduler(bool inline_mode)
+    : inline_mode_(inline_mode), clock_domain_(HostClocks::NewDomain()) {}
+
+Scheduler::~Scheduler() = default;
+
+DeviceSched& Scheduler::Dev(uint32_t device) { return *devices_.at(device); }
+
+std::shared_ptr<SimQueue> Scheduler::FindQueue(DeviceSched& dev, driver::QueueId queue) {
+  auto it = dev.queues.find(queue);
+  return it == dev.queues.end() ? nullptr : it->second;
+}
+
+Status Scheduler::OpenDevice(uint32_t device, const driver::DeviceProps& props,
+                             const CostParams& cost, uint64_t fault_task_id) {
+  Lock lock(mu_);
+  if (devices_.count(device) != 0) {
+    return Err(StatusCode::kInvalidDevice, "device {} is already open", device);
+  }
+  auto dev = std::make_unique<DeviceSched>(device, props, cost);
+  dev->fault_task_id = fault_task_id;
+  devices_[device] = std::move(dev);
+  return Status::Ok();
+}
+
+void Scheduler::StopDevice(uint32_t device) {
+  Lock lock(mu_);
+  DeviceSched& dev = Dev(device);
+  dev.closed = true;
+  Work work;
+  for (auto& [id, q] : dev.queues) {
+    q->closing = true;
+    DropUnstarted(*q, work);
+  }
+  for (auto& [id, event] : dev.events) ReleaseUnbound(*event, work);
+  // Running external tasks would wait for a CompleteExternal that may never come.
+  std::vector<std::shared_ptr<SimTask>> running;
+  for (auto& [id, t] : dev.externals) {
+    if (t->run == RunState::kRunning) running.push_back(t);
+  }
+  for (auto& t : running) {
+    CompleteLocked(t, Err(StatusCode::kDeviceTaskAbort, "task {} aborted: device {} closed",
+                          t->id, device),
+                   work);
+  }
+  Pump(work);
+  if (inline_mode_) {
+    lock.unlock();
+    DrainInline();  // released waits of other devices
+    lock.lock();
+  }
+  done_cv_.wait(lock, [&dev] {
+    return std::all_of(dev.queues.begin(), dev.queues.end(),
+                       [](const auto& entry) { return entry.second->pending.empty(); });
+  });
+  dev.stopping = true;
+  dev.work_cv.notify_all();
+}
+
+void Scheduler::RemoveDevice(uint32_t device) {
+  std::unique_ptr<DeviceSched> dev;
+  Lock lock(mu_);
+  auto it = devices_.find(device);
+  if (it == devices_.end()) return;
+  dev = std::move(it->second);
+  devices_.erase(it);
+  lock.unlock();  // destroy the records without the lock
+}
+
+Status Scheduler::Submit(uint32_t device, driver::QueueId queue, driver::Task task,
+                         uint64_t* task_id) {
+  ACLSIM_RETURN_IF_ERROR(ValidateTask(task));
+  {
+    Lock lock(mu_);
+    DeviceSched& dev = Dev(device);
+    std::shared_ptr<SimQueue> q = FindQueue(dev, queue);
+    if (q == nullptr || q->closing) {
+      return Err(StatusCode::kInvalidHandle, "Submit: queue {} does not exist on device {}",
+                 queue, device);
+    }
+    auto t = std::make_shared<SimTask>();
+    t->task = std::move(task);
+    t->dev = &dev;
+    t->queue = q.get();
+    t->queue_id = queue;
+    t->cost = CostOf(t->task, dev.props, dev.cost);
+    Work work;
+    ACLSIM_RETURN_IF_ERROR(BindEvent(dev, t, work));
+    t->id = dev.next_task_id++;
+    t->earliest_ns = HostClocks::Advance(clock_domain_, dev.cost.api_submit_cost_ns);
+    if (t->task.kind == TaskKind::kExternal) dev.externals[t->id] = t;
+    q->pending.push_back(t);
+    q->untimed.push_back(t);
+    q->last = t;
+    work.push_back(q.get());
+    Pump(work);
+    if (task_id != nullptr) *task_id = t->id;
+  }
+  if (inline_mode_) DrainInline();
+  return Status::Ok();
+}
+
+Status Scheduler::BindEvent(DeviceSched& dev, const std::shared_ptr<SimTask>& t, Work& work) {
+  const driver::Task& task = t->task;
+  if (task.kind == TaskKind::kEventRecord || task.kind == TaskKind::kEventReset) {
+    auto it = dev.events.find(task.event);
+    if (it == dev.events.end()) {
+      return Err(StatusCode::kInvalidHandle, "{}: event {} does not exist on device {}",
+                 TaskKindName(task.kind), task.event, dev.id);
+    }
+    SimEvent& event = *it->second;
+    if (task.kind == TaskKind::kEventReset) {
+      event.latest_record.reset();
+      return Status::Ok();
+    }
+    event.latest_record = t;
+    for (auto& waiter : event.unbound_waiters) {
+      if (waiter->run == RunState::kDone) continue;
+      waiter->record = t;
+      waiter->awaiting_record = false;
+      t->waiters.push_back(waiter);
+      work.push_back(waiter->queue);
+    }
+    event.unbound_waiters.clear();
+    return Status::Ok();
+  }
+  if (task.kind == TaskKind::kEventWait) {
+    auto owner = devices_.find(task.event_device);
+    if (owner == devices_.end() || owner->second->closed) {
+      return Err(StatusCode::kInvalidDevice, "event-wait: device {} of event {} is not open",
+                 task.event_device, task.event);
+    }
+    auto it = owner->second->events.find(task.event);
+    if (it == owner->second->events.end()) {
+      return Err(StatusCode::kInvalidHandle, "event-wait: event {} does not exist on device {}",
+                 task.event, task.event_device);
+    }
+    SimEvent& event = *it->second;
+    if (event.latest_record != nullptr) {
+      t->record = event.latest_record;
+      if (t->record->run != RunState::kDone) t->record->waiters.push_back(t);
+    } else {
+      t->awaiting_record = true;
+      event.unbound_waiters.push_back(t);
+    }
+  }
+  return Status::Ok();
+}
+
+void Scheduler::Pump(Work& work) {
+  // FIFO: the order in which queues become resolvable is part of the deterministic schedule.
+  for (size_t i = 0; i < work.size(); ++i) {
+    SimQueue* q = work[i];
+    ResolveTimes(*q, work);
+    TryDispatch(*q, work);
+  }
+  work.clear();
+}
+
+void Scheduler::ResolveTimes(SimQueue& q, Work& work) {
+  while (!q.untimed.empty()) {
+    SimTask& t = *q.untimed.front();
+    uint64_t earliest = std::max(t.earliest_ns, q.tail_end_ns);
+    if (t.task.kind == TaskKind::kEventWait) {
+      if (t.awaiting_record) break;
+      if (t.record != nullptr) {
+        if (!t.record->timed) break;
+        earliest = std::max(earliest, t.record->end_ns);
+      }
+    }
+    t.start_ns = q.dev->engines.Grant(t.cost, earliest);
+    t.end_ns = t.start_ns + t.cost.duration_ns;
+    t.timed = true;
+    q.tail_end_ns = t.end_ns;
+    for (auto& waiter : t.waiters) {
+      if (waiter->run != RunState::kDone) work.push_back(waiter->queue);
+    }
+    q.untimed.pop_front();
+  }
+}
+
+void Scheduler::TryDispatch(SimQueue& q, Work& work) {
+  if (q.pending.empty()) return;
+  std::shared_ptr<SimTask> t = q.pending.front();
+  if (t->run != RunState::kQueued || !t->timed) return;
+  if (t->task.kind == TaskKind::kEventWait &&
+      (t->awaiting_record || (t->record != nullptr && t->record->run != RunState::kDone))) {
+    return;
+  }
+  if (IsEventTask(t->task.kind) && t->id != q.dev->fault_task_id) {
+    CompleteLocked(t, Status::Ok(), work);  // nothing to execute
+    return;
+  }
+  t->run = RunState::kReady;
+  if (inline_mode_) {
+    inline_ready_.push_back(t);
+  } else {
+    q.dev->ready.push_back(t);
+    q.dev->work_cv.notify_one();
+  }
+}
+
+void Scheduler::CompleteLocked(std::shared_ptr<SimTask> t, Status status, Work& work) {
+  SimQueue& q = *t->queue;
+  DeviceSched& dev = *t->dev;
+  t->run = RunState::kDone;
+  t->status = std::move(status);
+  if (!q.pending.empty() && q.pending.front() == t) {
+    q.pending.pop_front();
+  } else {
+    EraseTask(q.pending, t.get());
+  }
+  for (auto& waiter : t->waiters) {
+    if (waiter->run != RunState::kDone) work.push_back(waiter->queue);
+  }
+  t->waiters.clear();
+  t->record.reset();
+  if (t->task.kind == TaskKind::kExternal) dev.externals.erase(t->id);
+  t->queue = nullptr;
+  t->dev = nullptr;
+  work.push_back(&q);
+  done_cv_.notify_all();
+}
+
+void Scheduler::DropUnstarted(SimQueue& q, Work& work) {
+  // Dropped tasks still get a (zero-length, engine-free) simulated time so that waits bound
+  // to a dropped record can resolve.
+  for (auto& t : q.untimed) {
+    t->start_ns = t->end_ns = std::max(t->earliest_ns, q.tail_end_ns);
+    t->timed = true;
+    q.tail_end_ns = t->end_ns;
+  }
+  q.untimed.clear();
+  std::vector<std::shared_ptr<SimTask>> victims;
+  for (auto& t : q.pending) {
+    if (t->run == RunState::kQueued || t->run == RunState::kReady) victims.push_back(t);
+  }
+  for (auto& t : victims) {
+    if (t->run == RunState::kReady) {
+      EraseTask(q.dev->ready, t.get());
+      EraseTask(inline_ready_, t.get());
+    }
+    CompleteLocked(t,
+                   Err(StatusCode::kDeviceTaskAbort, "task {} dropped: queue {} of device {} "
+                       "destroyed before it started", t->id, q.id, q.dev->id),
+                   work);
+  }
+}
+
+void Scheduler::ReleaseUnbound(SimEvent& event, Work& work) {
+  for (auto& waiter : event.unbound_waiters) {
+    if (waiter->run == RunState::kDone) continue;
+    waiter->awaiting_record = false;  // no dependency any more
+    work.push_back(waiter->queue);
+  }
+  event.unbound_waiters.clear();
+}
+
+}  // namespace aclsim::sim

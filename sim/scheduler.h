@@ -1,0 +1,121 @@
+// Scheduler: the task scheduler of one backend instance, shared by all its devices.
+//
+// Two independent halves, both driven by the submission sequence:
+//
+// Simulated time (deterministic). A task's earliest start is the maximum of
+//  * the submitting thread's simulated clock right after Submit added the API submit cost,
+//  * the simulated end of its queue predecessor,
+//  * for kEventWait, the timestamp (simulated end) of the record it is bound to.
+// A wait binds to the latest record of the event submitted before it; if there is none (never
+// recorded, or reset since), it binds to the next record submitted. Until its record is
+// timed, the wait and every later task of its queue stay untimed ("unresolved"). Tasks are
+// timed as soon as they become resolvable, in that order (a deterministic function of the
+// submission sequence), and then take the earliest-free engine slots (EngineTimeline) with
+// a duration from the cost model. Wall-clock progress never enters.
+//
+// Functional execution (eager). A task is ready when its queue predecessor has completed,
+// its bound record (kEventWait) has completed, and it is timed. Event tasks complete at
+// once; the others run on the device's worker threads ("sim") or in the thread that made them
+// ready, inside Submit / CompleteExternal / Sync* ("sim-inline"). No worker ever blocks on a
+// dependency.
+//
+// Failures: a task fails if its host function throws, if CompleteExternal reports an error,
+// or if it is the device's fault-injection task (option fault_fail_task). The failure is
+// recorded on the queue (first one since the last successful sync), the failure handler is
+// called without the lock held, then the task completes and the queue continues.
+//
+// Thread-safety: every public method may be called from any thread. One mutex guards all
+// scheduling state of all devices (so cross-device waits need no lock ordering); it is never
+// held while user code (host functions, external_start, the failure handler) runs.
+#pragma once
+
+#include <condition_variable>
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <vector>
+
+#include "common/status.h"
+#include "driver/driver.h"
+#include "sim/sim_records.h"
+#include "sim/soc_profile.h"
+
+namespace aclsim::sim {
+
+class Scheduler {
+ public:
+  // `inline_mode`: execute ready tasks in the calling thread (sim-inline) instead of workers.
+  explicit Scheduler(bool inline_mode);
+  ~Scheduler();
+
+  bool inline_mode() const { return inline_mode_; }
+  // The clock domain of this backend instance (see HostClocks).
+  uint64_t clock_domain() const { return clock_domain_; }
+
+  // --- device lifetime -------------------------------------------------------------------
+  // kInvalidDevice if `device` is already open.
+  Status OpenDevice(uint32_t device, const driver::DeviceProps& props, const CostParams& cost,
+                    uint64_t fault_task_id);
+  // Drops every task that has not started (kDeviceTaskAbort), aborts running kExternal tasks,
+  // releases waits (on any device) blocked on this device's events, waits for running tasks
+  // and tells the device's workers to exit. Cross-device references to the device fail after.
+  void StopDevice(uint32_t device);
+  // Forgets the device; call after its workers have been joined.
+  void RemoveDevice(uint32_t device);
+  // Body of one worker thread of `device` (async mode); returns after StopDevice.
+  void WorkerLoop(uint32_t device);
+
+  // --- driver::Device operations (see driver.h for the contracts) ------------------------
+  Status CreateQueue(uint32_t device, const driver::QueueConfig& config, driver::QueueId* queue);
+  Status DestroyQueue(uint32_t device, driver::QueueId queue, bool force);
+  Status Submit(uint32_t device, driver::QueueId queue, driver::Task task, uint64_t* task_id);
+  Status SyncQueue(uint32_t device, driver::QueueId queue, int32_t timeout_ms);
+  driver::QueueState QueryQueue(uint32_t device, driver::QueueId queue);
+  Status SyncDevice(uint32_t device, int32_t timeout_ms);
+  void CompleteExternal(uint32_t device, uint64_t task_id, Status status);
+  Status CreateEvent(uint32_t device, uint32_t flags, driver::EventId* event);
+  Status DestroyEvent(uint32_t device, driver::EventId event);
+  driver::Device::EventState QueryEvent(uint32_t device, driver::EventId event);
+  Status SyncEvent(uint32_t device, driver::EventId event, int32_t timeout_ms);
+  void SetFailureHandler(uint32_t device, std::function<void(const driver::TaskFailure&)> h);
+
+ private:
+  using Lock = std::unique_lock<std::mutex>;
+  using Work = std::vector<SimQueue*>;
+
+  DeviceSched& Dev(uint32_t device);  // an open (or stopping) device
+  std::shared_ptr<SimQueue> FindQueue(DeviceSched& dev, driver::QueueId queue);
+
+  // All of these require mu_ held.
+  Status BindEvent(DeviceSched& dev, const std::shared_ptr<SimTask>& t, Work& work);
+  void Pump(Work& work);
+  void ResolveTimes(SimQueue& q, Work& work);
+  void TryDispatch(SimQueue& q, Work& work);
+  void CompleteLocked(std::shared_ptr<SimTask> t, Status status, Work& work);
+  void DropUnstarted(SimQueue& q, Work& work);
+  void ReleaseUnbound(SimEvent& event, Work& work);
+  bool WaitFor(Lock& lock, int32_t timeout_ms, const std::function<bool()>& done);
+
+  // What a worker must do with a task it picks (decided under mu_).
+  struct StartInfo {
+    bool inject_fault = false;
+    bool external_early = false;  // kExternal already completed: finish after starting it
+  };
+  StartInfo StartLocked(SimTask& t);
+
+  // Without mu_ held.
+  void Execute(const std::shared_ptr<SimTask>& t, StartInfo info);
+  void Finish(const std::shared_ptr<SimTask>& t, Status status);
+  void DrainInline();
+  Status FailureStatus(const SimTask& t, const Status& cause) const;
+
+  const bool inline_mode_;
+  const uint64_t clock_domain_;
+  std::mutex mu_;
+  std::condition_variable done_cv_;  // any task completed or queue removed
+  std::map<uint32_t, std::unique_ptr<DeviceSched>> devices_;
+  std::deque<std::shared_ptr<SimTask>> inline_ready_;
+};
+
+}  // namespace aclsim::sim

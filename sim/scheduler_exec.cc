@@ -1,0 +1,161 @@
+// Scheduler: functional execution on workers or inline, completion and failures.
+#include <exception>
+#include <utility>
+
+#include "sim/scheduler.h"
+#include "sim/task_exec.h"
+
+namespace aclsim::sim {
+
+using driver::TaskKind;
+
+namespace {
+
+uint32_t FailureCode(TaskKind kind) {
+  switch (kind) {
+    case TaskKind::kKernel: return 507015;  // ACL_ERROR_RT_AICORE_EXCEPTION
+    case TaskKind::kMemcpy:
+    case TaskKind::kMemcpy2d:
+    case TaskKind::kMemset: return 507013;  // ACL_ERROR_RT_SYS_DMA
+    default: return 507000;                 // ACL_ERROR_RT_INTERNAL_ERROR
+  }
+}
+
+// Runs user code; an exception becomes a task failure.
+template <typename Fn>
+Status Guarded(const char* what, Fn&& fn) {
+  try {
+    fn();
+  } catch (const std::exception& e) {
+    return Err(StatusCode::kTaskFailed, "{} threw: {}", what, e.what());
+  } catch (...) {
+    return Err(StatusCode::kTaskFailed, "{} threw a non-standard exception", what);
+  }
+  return Status::Ok();
+}
+
+}  // namespace
+
+Scheduler::StartInfo Scheduler::StartLocked(SimTask& t) {
+  StartInfo info;
+  t.run = RunState::kRunning;
+  info.inject_fault = t.id == t.dev->fault_task_id;
+  info.external_early = t.external_completed_early;
+  if (info.inject_fault && t.task.kind == TaskKind::kExternal) t.dev->externals.erase(t.id);
+  return info;
+}
+
+void Scheduler::WorkerLoop(uint32_t device) {
+  Lock lock(mu_);
+  DeviceSched& dev = Dev(device);
+  for (;;) {
+    dev.work_cv.wait(lock, [&dev] { return dev.stopping || !dev.ready.empty(); });
+    if (dev.ready.empty()) return;
+    std::shared_ptr<SimTask> t = std::move(dev.ready.front());
+    dev.ready.pop_front();
+    const StartInfo info = StartLocked(*t);
+    lock.unlock();
+    Execute(t, info);
+    lock.lock();
+  }
+}
+
+void Scheduler::DrainInline() {
+  Lock lock(mu_);
+  while (!inline_ready_.empty()) {
+    std::shared_ptr<SimTask> t = std::move(inline_ready_.front());
+    inline_ready_.pop_front();
+    const StartInfo info = StartLocked(*t);
+    lock.unlock();
+    Execute(t, info);
+    lock.lock();
+  }
+}
+
+void Scheduler::Execute(const std::shared_ptr<SimTask>& t, StartInfo info) {
+  const driver::Task& task = t->task;
+  Status status;
+  if (info.inject_fault) {
+    status = Err(StatusCode::kTaskFailed, "fault injected (option fault_fail_task={})", t->id);
+  } else {
+    switch (task.kind) {
+      case TaskKind::kMemcpy:
+      case TaskKind::kMemcpy2d:
+      case TaskKind::kMemset:
+        ExecuteDataTask(task);
+        break;
+      case TaskKind::kHostFunc:
+      case TaskKind::kKernel:
+        if (task.host_fn) status = Guarded("host function", task.host_fn);
+        break;
+      case TaskKind::kExternal:
+        status = Guarded("external_start", [&] { task.external_start(t->id); });
+        // Normally completes later, through CompleteExternal.
+        if (status.ok() && !info.external_early) return;
+        if (status.ok()) status = t->external_status;
+        break;
+      case TaskKind::kEventRecord:
+      case TaskKind::kEventWait:
+      case TaskKind::kEventReset:
+        break;
+    }
+  }
+  Finish(t, std::move(status));
+}
+
+Status Scheduler::FailureStatus(const SimTask& t, const Status& cause) const {
+  const char* label = t.task.label != nullptr ? t.task.label : "";
+  return Err(StatusCode::kTaskFailed, "device {} queue {} task {} ({}{}{}{}) failed: {}",
+             t.dev->id, t.queue_id, t.id, TaskKindName(t.task.kind), *label ? " '" : "", label,
+             *label ? "'" : "", cause.message());
+}
+
+void Scheduler::Finish(const std::shared_ptr<SimTask>& t, Status status) {
+  std::function<void(const driver::TaskFailure&)> handler;
+  driver::TaskFailure failure;
+  if (!status.ok()) {
+    Lock lock(mu_);
+    if (t->run == RunState::kDone) return;  // aborted meanwhile (device closed)
+    status = FailureStatus(*t, status);
+    if (t->queue->error.ok()) t->queue->error = status;
+    failure.device_id = t->dev->id;
+    failure.queue = t->queue_id;
+    failure.task_id = t->id;
+    failure.error_code = FailureCode(t->task.kind);
+    failure.message = status.message();
+    handler = t->dev->failure_handler;
+  }
+  if (handler) {
+    // The handler is the core's; an exception must not take down a worker thread.
+    Status ignored = Guarded("failure handler", [&] { handler(failure); });
+    (void)ignored;
+  }
+  Lock lock(mu_);
+  if (t->run == RunState::kDone) return;
+  Work work;
+  CompleteLocked(t, std::move(status), work);
+  Pump(work);
+}
+
+void Scheduler::CompleteExternal(uint32_t device, uint64_t task_id, Status status) {
+  std::shared_ptr<SimTask> t;
+  {
+    Lock lock(mu_);
+    auto dev = devices_.find(device);
+    if (dev == devices_.end()) return;
+    auto it = dev->second->externals.find(task_id);
+    if (it == dev->second->externals.end()) return;  // unknown, already completed or aborted
+    t = it->second;
+    dev->second->externals.erase(it);
+    if (t->run != RunState::kRunning) {
+      // Not started yet: it completes as soon as external_start has been called.
+      t->external_completed_early = true;
+      t->external_status = std::move(status);
+      return;
+    }
+  }
+  Finish(t, std::move(status));
+  if (inline_mode_) DrainInline();
+}
+
+}  // namespace aclsim::sim

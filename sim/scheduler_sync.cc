@@ -1,0 +1,202 @@
+// Scheduler: queue and event management, queries and the Sync* waits.
+#include <algorithm>
+#include <chrono>
+#include <utility>
+
+#include "sim/host_clock.h"
+#include "sim/scheduler.h"
+
+namespace aclsim::sim {
+
+bool Scheduler::WaitFor(Lock& lock, int32_t timeout_ms, const std::function<bool()>& done) {
+  if (driver::WaitsForever(timeout_ms)) {
+    done_cv_.wait(lock, done);
+    return true;
+  }
+  return done_cv_.wait_for(lock, std::chrono::milliseconds(timeout_ms), done);
+}
+
+Status Scheduler::CreateQueue(uint32_t device, const driver::QueueConfig& config,
+                              driver::QueueId* queue) {
+  if (queue == nullptr) return Err(StatusCode::kInvalidParam, "CreateQueue: queue is NULL");
+  Lock lock(mu_);
+  DeviceSched& dev = Dev(device);
+  if (dev.queues.size() >= dev.props.max_streams) {
+    return Err(StatusCode::kNoStreamResource,
+               "device {}: all {} streams of {} are in use (the SoC's per-device limit)", device,
+               dev.props.max_streams, dev.props.soc_name);
+  }
+  auto q = std::make_shared<SimQueue>();
+  q->id = dev.queue_ids.Take();
+  q->config = config;
+  q->dev = &dev;
+  dev.queues[q->id] = q;
+  *queue = q->id;
+  return Status::Ok();
+}
+
+Status Scheduler::DestroyQueue(uint32_t device, driver::QueueId queue, bool force) {
+  if (inline_mode_) DrainInline();
+  Lock lock(mu_);
+  DeviceSched& dev = Dev(device);
+  std::shared_ptr<SimQueue> q = FindQueue(dev, queue);
+  if (q == nullptr || q->closing) {
+    return Err(StatusCode::kInvalidHandle, "DestroyQueue: queue {} does not exist on device {}",
+               queue, device);
+  }
+  q->closing = true;
+  if (force) {
+    Work work;
+    DropUnstarted(*q, work);
+    Pump(work);
+    if (inline_mode_) {
+      lock.unlock();
+      DrainInline();  // waits released by dropped records
+      lock.lock();
+    }
+  }
+  done_cv_.wait(lock, [&q] { return q->pending.empty(); });
+  dev.queues.erase(q->id);
+  dev.queue_ids.Give(q->id);
+  return Status::Ok();
+}
+
+Status Scheduler::SyncQueue(uint32_t device, driver::QueueId queue, int32_t timeout_ms) {
+  if (inline_mode_) DrainInline();
+  Lock lock(mu_);
+  std::shared_ptr<SimQueue> q = FindQueue(Dev(device), queue);
+  if (q == nullptr) {
+    return Err(StatusCode::kInvalidHandle, "SyncQueue: queue {} does not exist on device {}",
+               queue, device);
+  }
+  std::shared_ptr<SimTask> last = q->last;
+  if (last == nullptr) return Status::Ok();
+  if (!WaitFor(lock, timeout_ms, [&last] { return last->run == RunState::kDone; })) {
+    return Err(StatusCode::kStreamSyncTimeout,
+               "SyncQueue: queue {} of device {} did not complete within {} ms (task {} still "
+               "pending)", queue, device, timeout_ms, last->id);
+  }
+  HostClocks::AdvanceTo(clock_domain_, last->end_ns);
+  if (last->status.code() == StatusCode::kDeviceTaskAbort) return last->status;
+  Status error = std::move(q->error);
+  q->error = Status::Ok();
+  return error;
+}
+
+driver::QueueState Scheduler::QueryQueue(uint32_t device, driver::QueueId queue) {
+  Lock lock(mu_);
+  driver::QueueState state;
+  std::shared_ptr<SimQueue> q = FindQueue(Dev(device), queue);
+  if (q == nullptr) return state;
+  state.idle = q->pending.empty();
+  state.last_task_id = q->last != nullptr ? q->last->id : 0;
+  state.error = q->error;
+  return state;
+}
+
+Status Scheduler::SyncDevice(uint32_t device, int32_t timeout_ms) {
+  if (inline_mode_) DrainInline();
+  Lock lock(mu_);
+  DeviceSched& dev = Dev(device);
+  std::vector<std::shared_ptr<SimTask>> lasts;
+  for (auto& [id, q] : dev.queues) {
+    if (q->last != nullptr) lasts.push_back(q->last);
+  }
+  auto all_done = [&lasts] {
+    return std::all_of(lasts.begin(), lasts.end(),
+                       [](const auto& t) { return t->run == RunState::kDone; });
+  };
+  if (!WaitFor(lock, timeout_ms, all_done)) {
+    return Err(StatusCode::kStreamSyncTimeout,
+               "SyncDevice: device {} did not complete within {} ms", device, timeout_ms);
+  }
+  uint64_t end = 0;
+  for (const auto& t : lasts) end = std::max(end, t->end_ns);
+  HostClocks::AdvanceTo(clock_domain_, end);
+  // Report the first failure (lowest queue id) once; a failure is reported by one sync only.
+  Status error;
+  for (auto& [id, q] : dev.queues) {
+    if (error.ok() && !q->error.ok()) error = q->error;
+    q->error = Status::Ok();
+  }
+  return error;
+}
+
+Status Scheduler::CreateEvent(uint32_t device, uint32_t flags, driver::EventId* event) {
+  if (event == nullptr) return Err(StatusCode::kInvalidParam, "CreateEvent: event is NULL");
+  Lock lock(mu_);
+  DeviceSched& dev = Dev(device);
+  if (dev.events.size() >= dev.props.max_events) {
+    return Err(StatusCode::kNoEventResource,
+               "device {}: all {} events of {} are in use (the SoC's per-device limit)", device,
+               dev.props.max_events, dev.props.soc_name);
+  }
+  const driver::EventId id = dev.event_ids.Take();
+  auto record = std::make_unique<SimEvent>();
+  record->flags = flags;
+  dev.events[id] = std::move(record);
+  *event = id;
+  return Status::Ok();
+}
+
+Status Scheduler::DestroyEvent(uint32_t device, driver::EventId event) {
+  {
+    Lock lock(mu_);
+    DeviceSched& dev = Dev(device);
+    auto it = dev.events.find(event);
+    if (it == dev.events.end()) {
+      return Err(StatusCode::kInvalidHandle, "DestroyEvent: event {} does not exist on device {}",
+                 event, device);
+    }
+    // Waits still waiting for a first record would never resolve: release them.
+    Work work;
+    ReleaseUnbound(*it->second, work);
+    Pump(work);
+    dev.events.erase(it);
+    dev.event_ids.Give(event);
+  }
+  if (inline_mode_) DrainInline();
+  return Status::Ok();
+}
+
+driver::Device::EventState Scheduler::QueryEvent(uint32_t device, driver::EventId event) {
+  Lock lock(mu_);
+  driver::Device::EventState state;
+  DeviceSched& dev = Dev(device);
+  auto it = dev.events.find(event);
+  if (it == dev.events.end() || it->second->latest_record == nullptr) return state;
+  const SimTask& record = *it->second->latest_record;
+  state.recorded = true;
+  state.complete = record.run == RunState::kDone;
+  state.timestamp_ns = state.complete ? record.end_ns : 0;
+  return state;
+}
+
+Status Scheduler::SyncEvent(uint32_t device, driver::EventId event, int32_t timeout_ms) {
+  if (inline_mode_) DrainInline();
+  Lock lock(mu_);
+  DeviceSched& dev = Dev(device);
+  auto it = dev.events.find(event);
+  if (it == dev.events.end()) {
+    return Err(StatusCode::kInvalidHandle, "SyncEvent: event {} does not exist on device {}",
+               event, device);
+  }
+  std::shared_ptr<SimTask> record = it->second->latest_record;
+  if (record == nullptr) return Status::Ok();
+  if (!WaitFor(lock, timeout_ms, [&record] { return record->run == RunState::kDone; })) {
+    return Err(StatusCode::kEventSyncTimeout,
+               "SyncEvent: event {} of device {} was not reached within {} ms (record task {} "
+               "pending)", event, device, timeout_ms, record->id);
+  }
+  HostClocks::AdvanceTo(clock_domain_, record->end_ns);
+  if (record->status.code() == StatusCode::kDeviceTaskAbort) return record->status;
+  return Status::Ok();
+}
+
+void Scheduler::SetFailureHandler(uint32_t device,
+                                  std::function<void(const driver::TaskFailure&)> handler) {
+  Lock lock(mu_);
+  Dev(device).failure_handler = std::move(handler);
+}
+
+}  // namespace aclsim::sim

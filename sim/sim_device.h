@@ -1,0 +1,69 @@
+// SimDevice: one simulated Ascend device (driver::Device).
+//
+// Owns the device's memory (DeviceMemory: its own reserved address range) and, in async mode,
+// its worker threads; queues, events and tasks live in the backend's shared Scheduler, which
+// implements the semantics documented in driver.h (see scheduler.h).
+//
+// Destruction drops every task that has not started (kDeviceTaskAbort), aborts running
+// external tasks, waits for running host functions, joins the workers and unmaps the memory.
+//
+// Thread-safety: every method may be called from any thread concurrently (driver.h).
+#pragma once
+
+#include <memory>
+#include <thread>
+#include <vector>
+
+#include "driver/driver.h"
+#include "sim/backend_config.h"
+#include "sim/device_memory.h"
+#include "sim/scheduler.h"
+
+namespace aclsim::sim {
+
+class SimDevice final : public driver::Device {
+ public:
+  // Reserves memory, registers with the scheduler and starts the workers.
+  static Status Open(std::shared_ptr<Scheduler> scheduler, const BackendConfig& config,
+                     uint32_t device_id, std::unique_ptr<driver::Device>* device);
+  ~SimDevice() override;
+
+  const driver::DeviceProps& props() const override { return props_; }
+
+  Status AllocPhysical(driver::MemPool pool, driver::PageSize page, size_t bytes,
+                       void** addr) override;
+  Status FreePhysical(void* addr) override;
+  bool OwnsRange(const void* addr, size_t bytes) const override;
+  void PoolUsage(driver::MemPool pool, size_t* free_bytes, size_t* total_bytes) const override;
+
+  Status CreateQueue(const driver::QueueConfig& config, driver::QueueId* queue) override;
+  Status DestroyQueue(driver::QueueId queue, bool force) override;
+  Status Submit(driver::QueueId queue, driver::Task task, uint64_t* task_id) override;
+  Status SyncQueue(driver::QueueId queue, int32_t timeout_ms) override;
+  driver::QueueState QueryQueue(driver::QueueId queue) override;
+  Status SyncDevice(int32_t timeout_ms) override;
+  void CompleteExternal(uint64_t task_id, Status status) override;
+
+  Status CreateEvent(uint32_t flags, driver::EventId* event) override;
+  Status DestroyEvent(driver::EventId event) override;
+  EventState QueryEvent(driver::EventId event) override;
+  Status SyncEvent(driver::EventId event, int32_t timeout_ms) override;
+
+  uint64_t HostClockNs() const override;
+  void AdvanceHostClock(uint64_t ns) override;
+
+  void SetFailureHandler(std::function<void(const driver::TaskFailure&)> handler) override;
+
+ private:
+  SimDevice(std::shared_ptr<Scheduler> scheduler, const BackendConfig& config,
+            uint32_t device_id);
+
+  const uint32_t id_;
+  const driver::DeviceProps props_;
+  std::shared_ptr<Scheduler> scheduler_;
+  DeviceMemory memory_;
+  bool registered_ = false;
+  std::vector<std::thread> workers_;
+};
+
+}  // namespace aclsim::sim

@@ -1,0 +1,133 @@
+// Internal records of the scheduler: tasks, queues, events and per-device state.
+//
+// Plain data. Every field is guarded by the owning Scheduler's mutex, except a task's
+// `task` value, which is written once at submission and then only read (by the thread that
+// executes it, after a hand-off through the mutex).
+//
+// Invariants (see scheduler.h for the rules they implement):
+//  * a queue's `pending` holds its not-yet-completed tasks in submission order; only its
+//    front is ever dispatched or running;
+//  * `untimed` is the suffix of `pending` whose simulated times are not yet known; a task is
+//    timed before it is dispatched, so a completed task is always timed;
+//  * a task that is not done points at its live queue and device; a done task's pointers are
+//    cleared and never followed;
+//  * a record's `waiters` are the not-done waits bound to it (cleared when it completes).
+#pragma once
+
+#include <condition_variable>
+#include <cstdint>
+#include <deque>
+#include <functional>
+#include <map>
+#include <memory>
+#include <set>
+#include <unordered_map>
+#include <vector>
+
+#include "common/status.h"
+#include "driver/driver.h"
+#include "sim/cost_model.h"
+#include "sim/engine_timeline.h"
+#include "sim/soc_profile.h"
+
+namespace aclsim::sim {
+
+struct SimQueue;
+struct DeviceSched;
+
+enum class RunState {
+  kQueued,   // waiting for its queue predecessor / event dependency / simulated time
+  kReady,    // handed to a worker (or the inline ready list), not started
+  kRunning,  // executing (or, for kExternal, waiting for CompleteExternal)
+  kDone,
+};
+
+struct SimTask {
+  uint64_t id = 0;
+  driver::Task task;
+  DeviceSched* dev = nullptr;  // cleared when done
+  SimQueue* queue = nullptr;   // cleared when done
+  driver::QueueId queue_id = 0;
+  TaskCost cost;
+
+  // Simulated time.
+  uint64_t earliest_ns = 0;  // submitting thread's clock after the submit cost
+  bool timed = false;
+  uint64_t start_ns = 0;
+  uint64_t end_ns = 0;
+
+  // kEventWait: the record it is bound to (null if unbound or released).
+  std::shared_ptr<SimTask> record;
+  bool awaiting_record = false;  // no record submitted yet: waits for the next one
+  // kEventRecord: waits bound to this record that are not done yet.
+  std::vector<std::shared_ptr<SimTask>> waiters;
+
+  // Functional state.
+  RunState run = RunState::kQueued;
+  Status status;
+  bool external_completed_early = false;  // CompleteExternal before external_start
+  Status external_status;
+};
+
+struct SimQueue {
+  driver::QueueId id = 0;
+  driver::QueueConfig config;
+  DeviceSched* dev = nullptr;
+  std::deque<std::shared_ptr<SimTask>> pending;
+  std::deque<std::shared_ptr<SimTask>> untimed;
+  uint64_t tail_end_ns = 0;         // simulated end of the last timed task
+  std::shared_ptr<SimTask> last;    // last submitted task (for SyncQueue)
+  Status error;                     // first failure since the last successful sync
+  bool closing = false;             // DestroyQueue in progress: no more submissions
+};
+
+struct SimEvent {
+  uint32_t flags = 0;
+  std::shared_ptr<SimTask> latest_record;  // null: never recorded or reset since
+  std::vector<std::shared_ptr<SimTask>> unbound_waiters;
+};
+
+// Lowest-free id allocation (like a hardware id pool).
+class IdPool {
+ public:
+  uint32_t Take() {
+    if (!free_.empty()) {
+      const uint32_t id = *free_.begin();
+      free_.erase(free_.begin());
+      return id;
+    }
+    return next_++;
+  }
+  void Give(uint32_t id) { free_.insert(id); }
+
+ private:
+  std::set<uint32_t> free_;
+  uint32_t next_ = 0;
+};
+
+struct DeviceSched {
+  DeviceSched(uint32_t device_id, const driver::DeviceProps& props, const CostParams& cost)
+      : id(device_id), props(props), cost(cost), engines(props, cost) {}
+
+  const uint32_t id;
+  const driver::DeviceProps props;
+  const CostParams cost;
+  EngineTimeline engines;
+  uint64_t fault_task_id = 0;  // 0: no fault injection
+  uint64_t next_task_id = 1;
+
+  std::map<driver::QueueId, std::shared_ptr<SimQueue>> queues;
+  IdPool queue_ids;
+  std::map<driver::EventId, std::unique_ptr<SimEvent>> events;
+  IdPool event_ids;
+
+  std::deque<std::shared_ptr<SimTask>> ready;  // async mode: tasks for the workers
+  std::condition_variable work_cv;             // waits on the scheduler mutex
+  bool stopping = false;                       // workers exit when `ready` is empty
+  bool closed = false;                         // StopDevice called
+
+  std::unordered_map<uint64_t, std::shared_ptr<SimTask>> externals;  // not-done kExternal
+  std::function<void(const driver::TaskFailure&)> failure_handler;
+};
+
+}  // namespace aclsim::sim

@@ -1,0 +1,220 @@
+#include "sim/soc_profile.h"
+
+#include <algorithm>
+#include <limits>
+#include <map>
+#include <nlohmann/json.hpp>
+
+namespace aclsim::sim {
+namespace {
+
+using Json = nlohmann::json;
+
+// Where a field's value goes. `max` bounds the value for narrower members.
+struct FieldSpec {
+  const char* name;
+  uint64_t max;
+  void (*store)(SocProfile& p, uint64_t v);
+};
+
+constexpr uint64_t kU32 = std::numeric_limits<uint32_t>::max();
+constexpr uint64_t kI32 = static_cast<uint64_t>(std::numeric_limits<int32_t>::max());
+constexpr uint64_t kU64 = std::numeric_limits<uint64_t>::max();
+
+#define ACLSIM_PROP(field, max)                                                           \
+  FieldSpec {                                                                             \
+    #field, max, [](SocProfile& p, uint64_t v) { p.props.field = static_cast<decltype( \
+                                                     p.props.field)>(v); }              \
+  }
+#define ACLSIM_COST(field) \
+  FieldSpec { #field, kU64, [](SocProfile& p, uint64_t v) { p.cost.field = v; } }
+
+const std::vector<FieldSpec>& Specs() {
+  static const std::vector<FieldSpec> specs = {
+      ACLSIM_PROP(npu_arch, kU32),
+      ACLSIM_PROP(aicore_num, kU32),
+      ACLSIM_PROP(vector_core_num, kU32),
+      ACLSIM_PROP(aicpu_num, kU32),
+      ACLSIM_PROP(clock_hz, kU64),
+      ACLSIM_PROP(l2_bytes, kU64),
+      ACLSIM_PROP(ub_bytes, kU64),
+      ACLSIM_PROP(hbm_bytes, kU64),
+      ACLSIM_PROP(ddr_bytes, kU64),
+      ACLSIM_PROP(max_streams, kU32),
+      ACLSIM_PROP(max_events, kU32),
+      ACLSIM_PROP(stream_priority_least, kI32),
+      ACLSIM_PROP(stream_priority_greatest, kI32),
+      ACLSIM_PROP(max_blocks_per_kernel, kU32),
+      ACLSIM_COST(cube_flops_per_cycle_per_core),
+      ACLSIM_COST(vector_flops_per_cycle_per_core),
+      ACLSIM_COST(aicpu_flops_per_s_per_core),
+      ACLSIM_COST(hbm_bytes_per_s),
+      ACLSIM_COST(pcie_h2d_bytes_per_s),
+      ACLSIM_COST(pcie_d2h_bytes_per_s),
+      ACLSIM_COST(peer_bytes_per_s),
+      ACLSIM_COST(host_memcpy_bytes_per_s),
+      ACLSIM_COST(dma_latency_ns),
+      ACLSIM_COST(dma_h2d_channels),
+      ACLSIM_COST(dma_d2h_channels),
+      ACLSIM_COST(dma_d2d_channels),
+      ACLSIM_COST(dma_peer_channels),
+      ACLSIM_COST(launch_cost_ns),
+      ACLSIM_COST(api_submit_cost_ns),
+      ACLSIM_COST(event_cost_ns),
+      ACLSIM_COST(callback_cost_ns),
+      ACLSIM_COST(memcpy2d_row_cost_ns),
+  };
+  return specs;
+}
+
+#undef ACLSIM_PROP
+#undef ACLSIM_COST
+
+// Values that must be positive for the cost model to be well defined.
+Status CheckPositive(const SocProfile& p, std::string_view origin) {
+  const std::pair<const char*, uint64_t> required[] = {
+      {"aicore_num", p.props.aicore_num},
+      {"clock_hz", p.props.clock_hz},
+      {"hbm_bytes", p.props.hbm_bytes},
+      {"max_streams", p.props.max_streams},
+      {"max_events", p.props.max_events},
+      {"cube_flops_per_cycle_per_core", p.cost.cube_flops_per_cycle_per_core},
+      {"vector_flops_per_cycle_per_core", p.cost.vector_flops_per_cycle_per_core},
+      {"aicpu_flops_per_s_per_core", p.cost.aicpu_flops_per_s_per_core},
+      {"hbm_bytes_per_s", p.cost.hbm_bytes_per_s},
+      {"pcie_h2d_bytes_per_s", p.cost.pcie_h2d_bytes_per_s},
+      {"pcie_d2h_bytes_per_s", p.cost.pcie_d2h_bytes_per_s},
+      {"peer_bytes_per_s", p.cost.peer_bytes_per_s},
+      {"host_memcpy_bytes_per_s", p.cost.host_memcpy_bytes_per_s},
+      {"dma_h2d_channels", p.cost.dma_h2d_channels},
+      {"dma_d2h_channels", p.cost.dma_d2h_channels},
+      {"dma_d2d_channels", p.cost.dma_d2d_channels},
+      {"dma_peer_channels", p.cost.dma_peer_channels},
+  };
+  for (const auto& [name, value] : required) {
+    if (value == 0) {
+      return Err(StatusCode::kInternal, "SoC profile {}: field '{}' must be positive", origin,
+                 name);
+    }
+  }
+  return Status::Ok();
+}
+
+struct Registry {
+  Status status;
+  std::vector<SocProfile> profiles;  // sorted by name
+};
+
+const Registry& Profiles() {
+  static const Registry registry = [] {
+    Registry r;
+    for (size_t i = 0; i < internal::kEmbeddedProfileCount; ++i) {
+      const auto& file = internal::kEmbeddedProfiles[i];
+      Result<SocProfile> parsed = ParseSocProfile(file.json_text, file.file_name);
+      if (!parsed.ok()) {
+        if (r.status.ok()) r.status = parsed.status();
+        continue;
+      }
+      r.profiles.push_back(std::move(parsed.value()));
+    }
+    std::sort(r.profiles.begin(), r.profiles.end(),
+              [](const SocProfile& a, const SocProfile& b) { return a.name < b.name; });
+    for (size_t i = 1; i < r.profiles.size(); ++i) {
+      if (r.profiles[i].name == r.profiles[i - 1].name && r.status.ok()) {
+        r.status = Err(StatusCode::kInternal, "SoC profile {} is defined twice",
+                       r.profiles[i].name);
+      }
+    }
+    return r;
+  }();
+  return registry;
+}
+
+}  // namespace
+
+const std::vector<std::string>& SocProfileFieldNames() {
+  static const std::vector<std::string> names = [] {
+    std::vector<std::string> n;
+    for (const auto& spec : Specs()) n.emplace_back(spec.name);
+    return n;
+  }();
+  return names;
+}
+
+Result<SocProfile> ParseSocProfile(std::string_view json_text, std::string_view origin) {
+  Json doc = Json::parse(json_text.begin(), json_text.end(), nullptr, /*allow_exceptions=*/false);
+  if (doc.is_discarded() || !doc.is_object()) {
+    return Err(StatusCode::kInternal, "SoC profile {}: not a JSON object", origin);
+  }
+  const auto name = doc.find("soc_name");
+  const auto summary = doc.find("summary");
+  const auto fields = doc.find("fields");
+  if (name == doc.end() || !name->is_string() || name->get<std::string>().empty()) {
+    return Err(StatusCode::kInternal, "SoC profile {}: missing string 'soc_name'", origin);
+  }
+  if (fields == doc.end() || !fields->is_object()) {
+    return Err(StatusCode::kInternal, "SoC profile {}: missing object 'fields'", origin);
+  }
+  SocProfile profile;
+  profile.name = name->get<std::string>();
+  profile.props.soc_name = profile.name;
+  if (summary != doc.end() && summary->is_string()) profile.summary = summary->get<std::string>();
+
+  std::map<std::string, const FieldSpec*> specs;
+  for (const auto& spec : Specs()) specs[spec.name] = &spec;
+  for (const auto& [key, entry] : fields->items()) {
+    auto spec = specs.find(key);
+    if (spec == specs.end()) {
+      return Err(StatusCode::kInternal, "SoC profile {}: unknown field '{}'", origin, key);
+    }
+    const auto value = entry.find("value");
+    const auto source = entry.find("source");
+    const auto confidence = entry.find("confidence");
+    if (!entry.is_object() || value == entry.end() || !value->is_number_unsigned()) {
+      return Err(StatusCode::kInternal,
+                 "SoC profile {}: field '{}' needs a non-negative integer 'value'", origin, key);
+    }
+    if (source == entry.end() || !source->is_string() || source->get<std::string>().empty()) {
+      return Err(StatusCode::kInternal, "SoC profile {}: field '{}' needs a 'source'", origin,
+                 key);
+    }
+    std::string conf = confidence != entry.end() && confidence->is_string()
+                           ? confidence->get<std::string>()
+                           : std::string();
+    if (conf != "H" && conf != "M" && conf != "L") {
+      return Err(StatusCode::kInternal,
+                 "SoC profile {}: field '{}' needs a 'confidence' of H, M or L", origin, key);
+    }
+    const uint64_t v = value->get<uint64_t>();
+    if (v > spec->second->max) {
+      return Err(StatusCode::kInternal, "SoC profile {}: field '{}' = {} is out of range",
+                 origin, key, v);
+    }
+    spec->second->store(profile, v);
+    profile.fields.push_back({key, v, source->get<std::string>(), conf});
+    specs.erase(spec);
+  }
+  if (!specs.empty()) {
+    return Err(StatusCode::kInternal, "SoC profile {}: missing field '{}'", origin,
+               specs.begin()->first);
+  }
+  ACLSIM_RETURN_IF_ERROR(CheckPositive(profile, origin));
+  return profile;
+}
+
+const SocProfile* FindSocProfile(std::string_view name) {
+  for (const auto& profile : Profiles().profiles) {
+    if (profile.name == name) return &profile;
+  }
+  return nullptr;
+}
+
+std::vector<std::string> SocNames() {
+  std::vector<std::string> names;
+  for (const auto& profile : Profiles().profiles) names.push_back(profile.name);
+  return names;
+}
+
+Status SocProfileLoadStatus() { return Profiles().status; }
+
+}  // namespace aclsim::sim

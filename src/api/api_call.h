@@ -1,0 +1,75 @@
+// The one conversion point between the core and the C ABI.
+//
+// Every exported function runs its body inside ApiCall(): exceptions never cross the ABI,
+// a failing Status becomes exactly one aclError (error_map.cc), its message is recorded for
+// aclGetRecentErrMsg and logged at ERROR with the function's name, and the thread's last
+// error (aclrtGetLastError) is updated.
+//
+//   aclError aclrtSetDevice(int32_t deviceId) {
+//     return api::ApiCall(__func__, [&]() -> Status {
+//       ACLSIM_ASSIGN_OR_RETURN(auto runtime, core::Runtime::Get());
+//       return runtime->SetDevice(deviceId);
+//     });
+//   }
+//
+// Thread-safety: all functions may be called concurrently.
+#pragma once
+
+#include <new>
+#include <exception>
+
+#include "acl/acl_base.h"
+#include "common/status.h"
+
+namespace aclsim::api {
+
+// The aclError for a Status (ACL_SUCCESS for OK).
+aclError ToAclError(const Status& status);
+
+// Records a failure of `api`: recent-error message, ERROR log line, last error. Returns the
+// aclError.
+aclError RecordFailure(const char* api, const Status& status);
+
+// Records a not-supported call of `api` (ACL_ERROR_API_NOT_SUPPORT).
+aclError RecordNotSupported(const char* api);
+
+// The thread's last error (aclrtGetLastError / aclrtPeekAtLastError).
+aclError LastError(bool clear);
+
+Status FromException(const std::exception* error);
+
+template <typename Body>
+aclError ApiCall(const char* api, Body&& body) noexcept {
+  try {
+    Status status = body();
+    return status.ok() ? ACL_SUCCESS : RecordFailure(api, status);
+  } catch (const std::exception& error) {
+    return RecordFailure(api, FromException(&error));
+  } catch (...) {
+    return RecordFailure(api, FromException(nullptr));
+  }
+}
+
+// For functions that return a value instead of an aclError: `body` returns Result<T>;
+// failures are recorded and `fail_value` is returned.
+template <typename T, typename Body>
+T ValueCall(const char* api, T fail_value, Body&& body) noexcept {
+  try {
+    Result<T> result = body();
+    if (result.ok()) return result.value();
+    RecordFailure(api, result.status());
+  } catch (const std::exception& error) {
+    RecordFailure(api, FromException(&error));
+  } catch (...) {
+    RecordFailure(api, FromException(nullptr));
+  }
+  return fail_value;
+}
+
+// Checks a pointer argument the function writes to or reads from.
+inline Status CheckNotNull(const void* ptr, const char* name) {
+  if (ptr == nullptr) return Err(StatusCode::kInvalidParam, "{} must not be NULL", name);
+  return Status::Ok();
+}
+
+}  // namespace aclsim::api

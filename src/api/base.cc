@@ -1,0 +1,107 @@
+// acl_base_rt.h: data buffers, fp16 conversion, data type sizes.
+#include <cstring>
+#include <memory>
+
+#include "acl/acl.h"
+#include "api/api_call.h"
+#include "common/float16.h"
+#include "core/handle_table.h"
+
+using aclsim::Err;
+using aclsim::Result;
+using aclsim::Status;
+using aclsim::StatusCode;
+namespace api = aclsim::api;
+namespace core = aclsim::core;
+
+// The object behind an aclDataBuffer*: a (pointer, size) pair the program owns.
+struct aclDataBuffer {
+  static constexpr core::HandleKind kHandleKind = core::HandleKind::kDataBuffer;
+  void* data = nullptr;
+  size_t size = 0;
+};
+
+float aclFloat16ToFloat(aclFloat16 value) { return aclsim::HalfToFloat(value); }
+
+aclFloat16 aclFloatToFloat16(float value) { return aclsim::FloatToHalf(value); }
+
+aclDataBuffer* aclCreateDataBuffer(void* data, size_t size) {
+  return api::ValueCall<aclDataBuffer*>(__func__, nullptr, [&]() -> Result<aclDataBuffer*> {
+    if (data == nullptr && size != 0) {
+      return Err(StatusCode::kInvalidParam, "data is NULL but size is {} (use size 0)", size);
+    }
+    auto buffer = std::make_shared<aclDataBuffer>();
+    buffer->data = data;
+    buffer->size = size;
+    return static_cast<aclDataBuffer*>(core::PublishHandle(buffer));
+  });
+}
+
+aclError aclDestroyDataBuffer(const aclDataBuffer* dataBuffer) {
+  return api::ApiCall(__func__, [&]() -> Status {
+    return core::RetireHandle<aclDataBuffer>(dataBuffer, "dataBuffer").status();
+  });
+}
+
+aclError aclUpdateDataBuffer(aclDataBuffer* dataBuffer, void* data, size_t size) {
+  return api::ApiCall(__func__, [&]() -> Status {
+    ACLSIM_ASSIGN_OR_RETURN(auto buffer, core::LookupHandle<aclDataBuffer>(dataBuffer, "dataBuffer"));
+    if (data == nullptr && size != 0) {
+      return Err(StatusCode::kInvalidParam, "data is NULL but size is {} (use size 0)", size);
+    }
+    buffer->data = data;
+    buffer->size = size;
+    return Status::Ok();
+  });
+}
+
+void* aclGetDataBufferAddr(const aclDataBuffer* dataBuffer) {
+  return api::ValueCall<void*>(__func__, nullptr, [&]() -> Result<void*> {
+    ACLSIM_ASSIGN_OR_RETURN(auto buffer, core::LookupHandle<aclDataBuffer>(dataBuffer, "dataBuffer"));
+    return buffer->data;
+  });
+}
+
+uint32_t aclGetDataBufferSize(const aclDataBuffer* dataBuffer) {
+  return api::ValueCall<uint32_t>(__func__, 0, [&]() -> Result<uint32_t> {
+    ACLSIM_ASSIGN_OR_RETURN(auto buffer, core::LookupHandle<aclDataBuffer>(dataBuffer, "dataBuffer"));
+    if (buffer->size > 0xffffffffU) {
+      return Err(StatusCode::kInvalidParam,
+                 "buffer size {} does not fit uint32_t: use aclGetDataBufferSizeV2", buffer->size);
+    }
+    return static_cast<uint32_t>(buffer->size);
+  });
+}
+
+size_t aclGetDataBufferSizeV2(const aclDataBuffer* dataBuffer) {
+  return api::ValueCall<size_t>(__func__, 0, [&]() -> Result<size_t> {
+    ACLSIM_ASSIGN_OR_RETURN(auto buffer, core::LookupHandle<aclDataBuffer>(dataBuffer, "dataBuffer"));
+    return buffer->size;
+  });
+}
+
+size_t aclDataTypeSize(aclDataType dataType) {
+  switch (dataType) {
+    case ACL_INT8:
+    case ACL_UINT8:
+    case ACL_BOOL:
+    case ACL_HIFLOAT8:
+    case ACL_FLOAT8_E5M2:
+    case ACL_FLOAT8_E4M3FN:
+    case ACL_FLOAT8_E8M0: return 1;
+    case ACL_FLOAT16:
+    case ACL_BF16:
+    case ACL_INT16:
+    case ACL_UINT16: return 2;
+    case ACL_FLOAT:
+    case ACL_INT32:
+    case ACL_UINT32:
+    case ACL_COMPLEX32: return 4;
+    case ACL_INT64:
+    case ACL_UINT64:
+    case ACL_DOUBLE:
+    case ACL_COMPLEX64: return 8;
+    case ACL_COMPLEX128: return 16;
+    default: return 0;  // undefined, string and sub-byte types have no whole-byte size
+  }
+}

@@ -1,0 +1,103 @@
+// acl_rt.h: report-thread callbacks, host functions, exception info.
+#include <pthread.h>
+
+#include "acl/acl.h"
+#include "api/api_call.h"
+#include "core/callbacks.h"
+#include "core/runtime.h"
+
+using aclsim::Err;
+using aclsim::Status;
+using aclsim::StatusCode;
+namespace api = aclsim::api;
+namespace core = aclsim::core;
+
+// The opaque aclrtExceptionInfo handed to exception callbacks.
+struct rtExceptionInfo {
+  uint32_t task_id;
+  uint32_t stream_id;
+  uint32_t thread_id;
+  uint32_t device_id;
+  uint32_t error_code;
+};
+
+aclError aclrtSubscribeReport(uint64_t threadId, aclrtStream stream) {
+  return api::ApiCall(__func__, [&]() -> Status {
+    if (threadId == 0) return Err(StatusCode::kInvalidParam, "threadId must not be 0");
+    ACLSIM_ASSIGN_OR_RETURN(auto runtime, core::Runtime::Get());
+    ACLSIM_ASSIGN_OR_RETURN(auto resolved, runtime->ResolveStream(stream, "stream"));
+    return runtime->reports().Subscribe(threadId, resolved.get());
+  });
+}
+
+aclError aclrtUnSubscribeReport(uint64_t threadId, aclrtStream stream) {
+  return api::ApiCall(__func__, [&]() -> Status {
+    ACLSIM_ASSIGN_OR_RETURN(auto runtime, core::Runtime::Get());
+    ACLSIM_ASSIGN_OR_RETURN(auto resolved, runtime->ResolveStream(stream, "stream"));
+    return runtime->reports().Unsubscribe(threadId, resolved.get());
+  });
+}
+
+aclError aclrtLaunchCallback(aclrtCallback fn, void* userData, aclrtCallbackBlockType blockType,
+                             aclrtStream stream) {
+  return api::ApiCall(__func__, [&]() -> Status {
+    ACLSIM_RETURN_IF_ERROR(api::CheckNotNull(reinterpret_cast<const void*>(fn), "fn"));
+    if (blockType != ACL_CALLBACK_NO_BLOCK && blockType != ACL_CALLBACK_BLOCK) {
+      return Err(StatusCode::kInvalidParam, "blockType {} is not an aclrtCallbackBlockType",
+                 static_cast<int>(blockType));
+    }
+    ACLSIM_ASSIGN_OR_RETURN(auto runtime, core::Runtime::Get());
+    return core::LaunchCallback(
+        *runtime, [fn, userData]() { fn(userData); }, blockType == ACL_CALLBACK_BLOCK, stream);
+  });
+}
+
+aclError aclrtProcessReport(int32_t timeout) {
+  return api::ApiCall(__func__, [&]() -> Status {
+    if (timeout < -1) {
+      return Err(StatusCode::kInvalidParam, "timeout {} ms is invalid: use -1 or >= 0", timeout);
+    }
+    ACLSIM_ASSIGN_OR_RETURN(auto runtime, core::Runtime::Get());
+    return runtime->reports().Process(timeout);
+  });
+}
+
+aclError aclrtLaunchHostFunc(aclrtStream stream, aclrtHostFunc fn, void* args) {
+  return api::ApiCall(__func__, [&]() -> Status {
+    ACLSIM_RETURN_IF_ERROR(api::CheckNotNull(reinterpret_cast<const void*>(fn), "fn"));
+    ACLSIM_ASSIGN_OR_RETURN(auto runtime, core::Runtime::Get());
+    return core::LaunchHostFunc(*runtime, [fn, args]() { fn(args); }, stream);
+  });
+}
+
+aclError aclrtSetExceptionInfoCallback(aclrtExceptionInfoCallback callback) {
+  return api::ApiCall(__func__, [&]() -> Status {
+    ACLSIM_ASSIGN_OR_RETURN(auto runtime, core::Runtime::Get());
+    if (callback == nullptr) {
+      runtime->exceptions().SetHandler(nullptr);
+      return Status::Ok();
+    }
+    runtime->exceptions().SetHandler([callback](const core::ExceptionRecord& record) {
+      rtExceptionInfo info{record.task_id, record.stream_id, record.thread_id, record.device_id,
+                           record.error_code};
+      callback(&info);
+    });
+    return Status::Ok();
+  });
+}
+
+uint32_t aclrtGetTaskIdFromExceptionInfo(const aclrtExceptionInfo* info) {
+  return info == nullptr ? 0xffffffffU : info->task_id;
+}
+uint32_t aclrtGetStreamIdFromExceptionInfo(const aclrtExceptionInfo* info) {
+  return info == nullptr ? 0xffffffffU : info->stream_id;
+}
+uint32_t aclrtGetThreadIdFromExceptionInfo(const aclrtExceptionInfo* info) {
+  return info == nullptr ? 0xffffffffU : info->thread_id;
+}
+uint32_t aclrtGetDeviceIdFromExceptionInfo(const aclrtExceptionInfo* info) {
+  return info == nullptr ? 0xffffffffU : info->device_id;
+}
+uint32_t aclrtGetErrorCodeFromExceptionInfo(const aclrtExceptionInfo* info) {
+  return info == nullptr ? 0xffffffffU : info->error_code;
+}

@@ -1,0 +1,45 @@
+// RuntimeConfig: what aclInit(configPath) and the environment configure.
+//
+// aclInit accepts NULL (defaults) or a JSON file (CANN: nesting depth of objects and arrays at
+// most 10 each; "{}" = defaults). Keys we act on:
+//   "defaultDevice": {"default_device": "0"}   implicit aclrtSetDevice on first use
+//   "err_msg_mode": "0" | "1"                   aclGetRecentErrMsg per thread / per process
+//   "max_opqueue_num": "20000"                  single-op model cache length
+//   "aclsim": {"driver": "sim", "soc": "Ascend910B2", "device_count": 8, ...}
+//        our own key: backend name and backend options (any key/value, passed through)
+//   "dump", "profiler", "StackSize", "acl_graph", ...: kept verbatim for their owners.
+// Environment (applied under the JSON): ACLSIM_DRIVER, ACLSIM_SOC, ACLSIM_DEVICE_COUNT,
+// ACLSIM_WORKERS, ACLSIM_HBM_BYTES, ACLSIM_FAULT_FAIL_TASK; ASCEND_RT_VISIBLE_DEVICES.
+//
+// Errors: missing/unreadable file -> kInvalidFile; malformed JSON, too deep, or a known key
+// with a wrong type -> kParseFile. Nothing is initialised when loading fails.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "common/status.h"
+#include "driver/registry.h"
+
+namespace aclsim::core {
+
+struct RuntimeConfig {
+  std::string driver = "sim";
+  driver::BackendOptions backend;              // options for the chosen backend
+  std::optional<int32_t> default_device;       // "defaultDevice"
+  int err_msg_mode = 0;                        // "err_msg_mode"
+  uint64_t max_opqueue_num = 20000;            // "max_opqueue_num"
+  std::string json_text;                       // the whole file, for init callbacks
+  std::optional<std::vector<uint32_t>> visible_devices;  // ASCEND_RT_VISIBLE_DEVICES
+};
+
+// Reads the environment defaults, then the JSON file (if path is non-NULL).
+Result<RuntimeConfig> LoadRuntimeConfig(const char* path);
+
+// Parses an ASCEND_RT_VISIBLE_DEVICES value: comma-separated logical ids; parsing stops at
+// the first invalid entry (CANN). Returns the ids in order.
+std::vector<uint32_t> ParseVisibleDevices(const std::string& value);
+
+}  // namespace aclsim::core

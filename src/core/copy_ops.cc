@@ -1,0 +1,214 @@
+// Copies and memsets (declared in memory_ops.h): validation, then one task.
+#include <cstring>
+
+#include "core/memory_ops.h"
+#include "core/streams.h"
+
+namespace aclsim::core {
+namespace {
+
+const char* KindName(CopyKind kind) {
+  switch (kind) {
+    case CopyKind::kHostToHost: return "ACL_MEMCPY_HOST_TO_HOST";
+    case CopyKind::kHostToDevice: return "ACL_MEMCPY_HOST_TO_DEVICE";
+    case CopyKind::kDeviceToHost: return "ACL_MEMCPY_DEVICE_TO_HOST";
+    case CopyKind::kDeviceToDevice: return "ACL_MEMCPY_DEVICE_TO_DEVICE";
+    case CopyKind::kDefault: return "ACL_MEMCPY_DEFAULT";
+  }
+  return "?";
+}
+
+// The device owning [ptr, ptr+span) (nullptr for host memory); a device range must lie in
+// one live allocation.
+Result<std::shared_ptr<Device>> ResolveSide(Runtime& runtime, const void* ptr, size_t span,
+                                            const char* name) {
+  auto device = runtime.DeviceOfAddress(ptr, 1);
+  if (!device) return std::shared_ptr<Device>();
+  if (!device->memory().Find(ptr, span)) {
+    auto inside = device->memory().FindContaining(ptr);
+    if (inside) {
+      return Err(StatusCode::kInvalidParam,
+                 "{} range [{}, +{}) overruns its allocation at {} of {} bytes on device {}",
+                 name, ptr, span, inside->base, inside->size, device->id());
+    }
+    return Err(StatusCode::kInvalidParam,
+               "{} {} is not inside a live allocation on device {} (freed or never allocated)",
+               name, ptr, device->id());
+  }
+  return device;
+}
+
+struct CopyPlan {
+  driver::CopyDir dir = driver::CopyDir::kHostToHost;
+  std::shared_ptr<Device> src_device;
+  std::shared_ptr<Device> dst_device;
+  // The device whose queue runs the copy (null for host-to-host).
+  std::shared_ptr<Device> executor() const { return src_device ? src_device : dst_device; }
+};
+
+Result<CopyPlan> PlanCopy(Runtime& runtime, const void* dst, size_t dst_span, const void* src,
+                          size_t src_span, CopyKind kind) {
+  if (dst == nullptr) return Err(StatusCode::kInvalidParam, "dst must not be NULL");
+  if (src == nullptr) return Err(StatusCode::kInvalidParam, "src must not be NULL");
+  CopyPlan plan;
+  auto dst_device = ResolveSide(runtime, dst, dst_span, "dst");
+  if (!dst_device.ok()) return dst_device.status();
+  auto src_device = ResolveSide(runtime, src, src_span, "src");
+  if (!src_device.ok()) return src_device.status();
+  plan.dst_device = *dst_device;
+  plan.src_device = *src_device;
+  const bool dst_on_device = plan.dst_device != nullptr;
+  const bool src_on_device = plan.src_device != nullptr;
+  CopyKind actual = src_on_device ? (dst_on_device ? CopyKind::kDeviceToDevice
+                                                   : CopyKind::kDeviceToHost)
+                                  : (dst_on_device ? CopyKind::kHostToDevice
+                                                   : CopyKind::kHostToHost);
+  if (kind != CopyKind::kDefault && kind != actual) {
+    return Err(StatusCode::kInvalidParam,
+               "kind {} does not match the addresses: src {} is {} memory, dst {} is {} memory",
+               KindName(kind), src, src_on_device ? "device" : "host", dst,
+               dst_on_device ? "device" : "host");
+  }
+  switch (actual) {
+    case CopyKind::kHostToHost: plan.dir = driver::CopyDir::kHostToHost; break;
+    case CopyKind::kHostToDevice: plan.dir = driver::CopyDir::kHostToDevice; break;
+    case CopyKind::kDeviceToHost: plan.dir = driver::CopyDir::kDeviceToHost; break;
+    default:
+      plan.dir = driver::CopyDir::kDeviceToDevice;
+      if (plan.src_device != plan.dst_device) {
+        const int32_t s = plan.src_device->id();
+        const int32_t d = plan.dst_device->id();
+        if (!plan.src_device->PeerAccessEnabled(d) && !plan.dst_device->PeerAccessEnabled(s)) {
+          return Err(StatusCode::kPeerAccessDenied,
+                     "copy from device {} to device {} needs peer access: call "
+                     "aclrtDeviceEnablePeerAccess first",
+                     s, d);
+        }
+        plan.dir = driver::CopyDir::kPeerToPeer;
+      }
+      break;
+  }
+  return plan;
+}
+
+// Runs `task` synchronously on the executor device's copy queue, or on `stream` if async.
+Status Execute(Runtime& runtime, const CopyPlan& plan, driver::Task task, const void* stream,
+               bool async) {
+  task.dir = plan.dir;
+  if (async) {
+    auto target = runtime.ResolveStream(stream, "stream");
+    if (!target.ok()) return target.status();
+    const auto& device = (*target)->device();
+    if (plan.src_device && plan.src_device != device && plan.dst_device != device) {
+      return Err(StatusCode::kResourceNotMatch,
+                 "{}: stream belongs to device {}, but the copy's device memory does not",
+                 task.label, device->id());
+    }
+    if (!plan.src_device && plan.dst_device && plan.dst_device != device) {
+      return Err(StatusCode::kResourceNotMatch,
+                 "{}: stream belongs to device {}, dst is memory of device {}", task.label,
+                 device->id(), plan.dst_device->id());
+    }
+    return Submit(**target, std::move(task));
+  }
+  auto device = plan.executor();
+  if (!device) {  // host to host: nothing for a device to do
+    if (task.kind == driver::TaskKind::kMemcpy2d) {
+      for (size_t row = 0; row < task.height; ++row) {
+        std::memmove(static_cast<char*>(task.dst) + row * task.dpitch,
+                     static_cast<const char*>(task.src) + row * task.spitch, task.width);
+      }
+    } else if (task.kind == driver::TaskKind::kMemset) {
+      std::memset(task.dst, task.value, task.bytes);
+    } else {
+      std::memmove(task.dst, task.src, task.bytes);
+    }
+    return Status::Ok();
+  }
+  auto backend = device->backend();
+  if (!backend.ok()) return backend.status();
+  {
+    std::lock_guard<std::mutex> lock(device->copy_mutex());
+    ACLSIM_RETURN_IF_ERROR((*backend)->Submit(device->copy_queue(), std::move(task), nullptr));
+  }
+  return (*backend)->SyncQueue(device->copy_queue(), /*timeout_ms=*/-1);
+}
+
+Status CopyImpl(Runtime& runtime, void* dst, size_t dest_max, const void* src, size_t count,
+                CopyKind kind, const void* stream, bool async) {
+  if (count > dest_max) {
+    return Err(StatusCode::kInvalidParam, "count {} exceeds destMax {}", count, dest_max);
+  }
+  auto plan = PlanCopy(runtime, dst, count, src, count, kind);
+  if (!plan.ok()) return plan.status();
+  if (count == 0) return Status::Ok();
+  driver::Task task;
+  task.kind = driver::TaskKind::kMemcpy;
+  task.dst = dst;
+  task.src = src;
+  task.bytes = count;
+  task.label = async ? "aclrtMemcpyAsync" : "aclrtMemcpy";
+  return Execute(runtime, *plan, std::move(task), stream, async);
+}
+
+}  // namespace
+
+Status Memcpy(Runtime& runtime, void* dst, size_t dest_max, const void* src, size_t count,
+              CopyKind kind) {
+  return CopyImpl(runtime, dst, dest_max, src, count, kind, nullptr, /*async=*/false);
+}
+
+Status MemcpyAsync(Runtime& runtime, void* dst, size_t dest_max, const void* src, size_t count,
+                   CopyKind kind, const void* stream) {
+  return CopyImpl(runtime, dst, dest_max, src, count, kind, stream, /*async=*/true);
+}
+
+Status Memcpy2d(Runtime& runtime, void* dst, size_t dpitch, const void* src, size_t spitch,
+                size_t width, size_t height, CopyKind kind, const void* stream, bool async) {
+  if (width == 0 || height == 0) {
+    return Err(StatusCode::kInvalidParam, "width ({}) and height ({}) must be greater than 0",
+               width, height);
+  }
+  if (dpitch < width || spitch < width) {
+    return Err(StatusCode::kInvalidParam, "dpitch ({}) and spitch ({}) must be >= width ({})",
+               dpitch, spitch, width);
+  }
+  const size_t dst_span = dpitch * (height - 1) + width;
+  const size_t src_span = spitch * (height - 1) + width;
+  auto plan = PlanCopy(runtime, dst, dst_span, src, src_span, kind);
+  if (!plan.ok()) return plan.status();
+  driver::Task task;
+  task.kind = driver::TaskKind::kMemcpy2d;
+  task.dst = dst;
+  task.src = src;
+  task.dpitch = dpitch;
+  task.spitch = spitch;
+  task.width = width;
+  task.height = height;
+  task.bytes = width * height;
+  task.label = async ? "aclrtMemcpy2dAsync" : "aclrtMemcpy2d";
+  return Execute(runtime, *plan, std::move(task), stream, async);
+}
+
+Status Memset(Runtime& runtime, void* dst, size_t max_count, int32_t value, size_t count,
+              const void* stream, bool async) {
+  if (dst == nullptr) return Err(StatusCode::kInvalidParam, "devPtr must not be NULL");
+  if (count > max_count) {
+    return Err(StatusCode::kInvalidParam, "count {} exceeds maxCount {}", count, max_count);
+  }
+  auto device = ResolveSide(runtime, dst, count, "devPtr");
+  if (!device.ok()) return device.status();
+  if (count == 0) return Status::Ok();
+  CopyPlan plan;
+  plan.dst_device = *device;
+  plan.dir = *device ? driver::CopyDir::kDeviceToDevice : driver::CopyDir::kHostToHost;
+  driver::Task task;
+  task.kind = driver::TaskKind::kMemset;
+  task.dst = dst;
+  task.bytes = count;
+  task.value = value;
+  task.label = async ? "aclrtMemsetAsync" : "aclrtMemset";
+  return Execute(runtime, plan, std::move(task), stream, async);
+}
+
+}  // namespace aclsim::core

@@ -1,0 +1,195 @@
+#include "core/device.h"
+
+#include <algorithm>
+
+#include "core/handle_table.h"
+#include "dfx/log.h"
+
+namespace aclsim::core {
+
+Device::Device(int32_t id, uint32_t physical_id, std::unique_ptr<driver::Device> backend)
+    : id_(id), physical_id_(physical_id), props_(backend->props()), backend_(std::move(backend)) {}
+
+Device::~Device() { Release(/*force=*/true); }
+
+Status Device::Initialize() {
+  driver::QueueId default_queue = 0;
+  ACLSIM_RETURN_IF_ERROR(backend_->CreateQueue(driver::QueueConfig{}, &default_queue));
+  ACLSIM_RETURN_IF_ERROR(backend_->CreateQueue(driver::QueueConfig{}, &copy_queue_));
+  auto self = shared_from_this();
+  auto context = std::make_shared<Context>(self, /*is_default=*/true);
+  auto stream = std::make_shared<Stream>(self, default_queue, 0, 0, /*is_default=*/true);
+  context->set_default_stream(stream);
+  PublishHandle(context);
+  PublishHandle(stream);
+  std::lock_guard<std::mutex> lock(mu_);
+  default_context_ = context;
+  streams_.push_back(stream);
+  contexts_.push_back(context);
+  return Status::Ok();
+}
+
+Result<std::shared_ptr<driver::Device>> Device::backend() const {
+  std::lock_guard<std::mutex> lock(mu_);
+  if (!backend_) {
+    return Err(StatusCode::kInvalidDevice, "device {} was reset; call aclrtSetDevice({}) again",
+               id_, id_);
+  }
+  return backend_;
+}
+
+bool Device::released() const {
+  std::lock_guard<std::mutex> lock(mu_);
+  return backend_ == nullptr;
+}
+
+std::shared_ptr<Context> Device::default_context() const {
+  std::lock_guard<std::mutex> lock(mu_);
+  return default_context_;
+}
+
+void Device::AddRef() {
+  std::lock_guard<std::mutex> lock(mu_);
+  ++refs_;
+}
+
+bool Device::DropRef() {
+  std::lock_guard<std::mutex> lock(mu_);
+  if (refs_ > 0) --refs_;
+  return refs_ == 0;
+}
+
+int Device::ref_count() const {
+  std::lock_guard<std::mutex> lock(mu_);
+  return refs_;
+}
+
+namespace {
+
+template <typename T>
+void Untrack(std::vector<std::weak_ptr<T>>* list, const T* object) {
+  list->erase(std::remove_if(list->begin(), list->end(),
+                             [object](const std::weak_ptr<T>& weak) {
+                               auto strong = weak.lock();
+                               return !strong || strong.get() == object;
+                             }),
+              list->end());
+}
+
+}  // namespace
+
+void Device::TrackStream(const std::shared_ptr<Stream>& stream) {
+  std::lock_guard<std::mutex> lock(mu_);
+  streams_.push_back(stream);
+}
+void Device::UntrackStream(const Stream* stream) {
+  std::lock_guard<std::mutex> lock(mu_);
+  Untrack(&streams_, stream);
+}
+void Device::TrackEvent(const std::shared_ptr<Event>& event) {
+  std::lock_guard<std::mutex> lock(mu_);
+  events_.push_back(event);
+}
+void Device::UntrackEvent(const Event* event) {
+  std::lock_guard<std::mutex> lock(mu_);
+  Untrack(&events_, event);
+}
+void Device::TrackContext(const std::shared_ptr<Context>& context) {
+  std::lock_guard<std::mutex> lock(mu_);
+  contexts_.push_back(context);
+}
+void Device::UntrackContext(const Context* context) {
+  std::lock_guard<std::mutex> lock(mu_);
+  Untrack(&contexts_, context);
+}
+size_t Device::stream_count() const {
+  std::lock_guard<std::mutex> lock(mu_);
+  return streams_.size();
+}
+size_t Device::event_count() const {
+  std::lock_guard<std::mutex> lock(mu_);
+  return events_.size();
+}
+
+void Device::SetPeerAccess(int32_t peer, bool enabled) {
+  std::lock_guard<std::mutex> lock(mu_);
+  if (enabled) {
+    peers_.insert(peer);
+  } else {
+    peers_.erase(peer);
+  }
+}
+
+bool Device::PeerAccessEnabled(int32_t peer) const {
+  std::lock_guard<std::mutex> lock(mu_);
+  return peers_.count(peer) != 0;
+}
+
+void Device::Release(bool force) {
+  std::vector<std::weak_ptr<Stream>> streams;
+  std::vector<std::weak_ptr<Event>> events;
+  std::vector<std::weak_ptr<Context>> contexts;
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    if (!backend_ || releasing_) return;
+    releasing_ = true;
+    streams.swap(streams_);
+    events.swap(events_);
+    contexts.swap(contexts_);
+    default_context_.reset();
+    refs_ = 0;
+  }
+  // The backend stays reachable (backend_ still set) while queues drain, so callbacks that
+  // complete external tasks keep working; new API calls on this device's handles fail once
+  // the handles are retired below.
+  for (const auto& weak : streams) {
+    auto stream = weak.lock();
+    if (!stream) continue;
+    stream->mark_destroyed();
+    (void)HandleTable::Global().Remove(stream.get(), HandleKind::kStream, "stream");
+  }
+  for (const auto& weak : events) {
+    if (auto event = weak.lock()) {
+      (void)HandleTable::Global().Remove(event.get(), HandleKind::kEvent, "event");
+    }
+  }
+  for (const auto& weak : contexts) {
+    if (auto context = weak.lock()) {
+      context->set_default_stream(nullptr);
+      (void)HandleTable::Global().Remove(context.get(), HandleKind::kContext, "context");
+    }
+  }
+  std::shared_ptr<driver::Device> raw;
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    raw = backend_;
+  }
+  if (!force) {
+    Status synced = raw->SyncDevice(/*timeout_ms=*/-1);
+    if (!synced.ok()) {
+      ACLSIM_LOG_WARN(dfx::Module::kRuntime, "device {} reset: pending work failed: {}", id_,
+                      synced.message());
+    }
+  }
+  for (const auto& weak : streams) {
+    if (auto stream = weak.lock()) (void)raw->DestroyQueue(stream->queue(), /*force=*/true);
+  }
+  (void)raw->DestroyQueue(copy_queue_, /*force=*/true);
+  for (const auto& weak : events) {
+    if (auto event = weak.lock()) (void)raw->DestroyEvent(event->id());
+  }
+  for (const auto& entry : memory_.TakeAll()) {
+    const Allocation& leak = entry.second;
+    ACLSIM_LOG_WARN(dfx::Module::kRuntime,
+                    "device {} reset: leaked {} bytes at {} (allocated by {})", id_, leak.size,
+                    leak.base, leak.api);
+    (void)raw->FreePhysical(leak.base);
+  }
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    backend_.reset();
+  }
+  raw.reset();  // the last reference joins the backend's threads
+}
+
+}  // namespace aclsim::core

@@ -1,0 +1,95 @@
+// Device: one opened device of the runtime (between aclrtSetDevice and aclrtResetDevice).
+//
+// Owns the backend device, the device's default context and stream, an internal queue for
+// synchronous copies, the table of live allocations, peer-access state, and the set of
+// streams/events/contexts created on it (so a reset can release them all).
+//
+// Reference counting follows CANN: every aclrtSetDevice and every explicit context adds a
+// reference; aclrtResetDevice / aclrtDestroyContext drop one; the device is released at zero.
+// aclrtResetDeviceForce releases it regardless.
+//
+// Thread-safety: all methods may be called concurrently. After Release(), driver() returns
+// nullptr and every operation fails with kInvalidDevice ("device was reset").
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <mutex>
+#include <set>
+#include <vector>
+
+#include "common/status.h"
+#include "core/memory_table.h"
+#include "core/objects.h"
+#include "driver/driver.h"
+
+namespace aclsim::core {
+
+class Device : public std::enable_shared_from_this<Device> {
+ public:
+  // `id` is the user-visible device id; `physical_id` the backend's.
+  Device(int32_t id, uint32_t physical_id, std::unique_ptr<driver::Device> backend);
+  ~Device();
+
+  // Creates the default context and stream and the internal copy queue.
+  Status Initialize();
+
+  int32_t id() const { return id_; }
+  uint32_t physical_id() const { return physical_id_; }
+  const driver::DeviceProps& props() const { return props_; }
+  // The backend device, or an error once the device has been released. Callers hold the
+  // shared_ptr for the duration of one operation, so a concurrent reset cannot free it
+  // under them.
+  Result<std::shared_ptr<driver::Device>> backend() const;
+  bool released() const;
+
+  std::shared_ptr<Context> default_context() const;
+  driver::QueueId copy_queue() const { return copy_queue_; }
+  // Serialises submissions to the internal copy queue.
+  std::mutex& copy_mutex() { return copy_mu_; }
+  MemoryTable& memory() { return memory_; }
+
+  // References (aclrtSetDevice / explicit contexts).
+  void AddRef();
+  // Drops one reference; returns true when it was the last one.
+  bool DropRef();
+  int ref_count() const;
+
+  // Children, for release at reset.
+  void TrackStream(const std::shared_ptr<Stream>& stream);
+  void UntrackStream(const Stream* stream);
+  void TrackEvent(const std::shared_ptr<Event>& event);
+  void UntrackEvent(const Event* event);
+  void TrackContext(const std::shared_ptr<Context>& context);
+  void UntrackContext(const Context* context);
+  size_t stream_count() const;
+  size_t event_count() const;
+
+  // Peer access (aclrtDeviceEnablePeerAccess from this device to `peer`).
+  void SetPeerAccess(int32_t peer, bool enabled);
+  bool PeerAccessEnabled(int32_t peer) const;
+
+  // Releases everything: waits for queued work (or drops it if `force`), destroys streams,
+  // events and contexts, frees all memory (logging each leaked allocation), closes the
+  // backend device. Idempotent.
+  void Release(bool force);
+
+ private:
+  const int32_t id_;
+  const uint32_t physical_id_;
+  const driver::DeviceProps props_;
+  mutable std::mutex mu_;
+  std::shared_ptr<driver::Device> backend_;
+  std::shared_ptr<Context> default_context_;
+  driver::QueueId copy_queue_ = 0;
+  std::mutex copy_mu_;
+  MemoryTable memory_;
+  int refs_ = 0;
+  bool releasing_ = false;
+  std::set<int32_t> peers_;
+  std::vector<std::weak_ptr<Stream>> streams_;
+  std::vector<std::weak_ptr<Event>> events_;
+  std::vector<std::weak_ptr<Context>> contexts_;
+};
+
+}  // namespace aclsim::core

@@ -1,0 +1,85 @@
+#include "core/handle_table.h"
+
+#include <functional>
+
+namespace aclsim::core {
+
+const char* HandleKindName(HandleKind kind) {
+  switch (kind) {
+    case HandleKind::kContext: return "aclrtContext";
+    case HandleKind::kStream: return "aclrtStream";
+    case HandleKind::kEvent: return "aclrtEvent";
+    case HandleKind::kDataBuffer: return "aclDataBuffer";
+    case HandleKind::kStreamConfig: return "aclrtStreamConfigHandle";
+    case HandleKind::kTensorDesc: return "aclTensorDesc";
+    case HandleKind::kOther: return "handle";
+  }
+  return "handle";
+}
+
+HandleTable& HandleTable::Global() {
+  static HandleTable* table = new HandleTable();  // never destroyed: handles outlive statics
+  return *table;
+}
+
+HandleTable::Shard& HandleTable::ShardOf(const void* handle) const {
+  auto bits = reinterpret_cast<uintptr_t>(handle);
+  return shards_[(bits >> 4) % kShards];
+}
+
+void* HandleTable::Add(HandleKind kind, std::shared_ptr<void> object) {
+  void* key = object.get();
+  Shard& shard = ShardOf(key);
+  std::lock_guard<std::mutex> lock(shard.mu);
+  shard.entries[key] = Entry{kind, std::move(object)};
+  return key;
+}
+
+namespace {
+
+template <typename Map>
+Result<std::shared_ptr<void>> FindLocked(Map& entries, const void* handle, HandleKind kind,
+                                         const char* what) {
+  auto it = entries.find(handle);
+  if (it == entries.end()) {
+    return Err(StatusCode::kInvalidHandle,
+               "{} {} is not a live {} (destroyed, never created, or from another process)",
+               what, handle, HandleKindName(kind));
+  }
+  if (it->second.kind != kind) {
+    return Err(StatusCode::kInvalidHandle, "{} {} is an {}, not an {}", what, handle,
+               HandleKindName(it->second.kind), HandleKindName(kind));
+  }
+  return it->second.object;
+}
+
+}  // namespace
+
+Result<std::shared_ptr<void>> HandleTable::Get(const void* handle, HandleKind kind,
+                                               const char* what) const {
+  if (handle == nullptr) return Err(StatusCode::kInvalidParam, "{} must not be NULL", what);
+  Shard& shard = ShardOf(handle);
+  std::lock_guard<std::mutex> lock(shard.mu);
+  return FindLocked(shard.entries, handle, kind, what);
+}
+
+Result<std::shared_ptr<void>> HandleTable::Remove(const void* handle, HandleKind kind,
+                                                  const char* what) {
+  if (handle == nullptr) return Err(StatusCode::kInvalidParam, "{} must not be NULL", what);
+  Shard& shard = ShardOf(handle);
+  std::lock_guard<std::mutex> lock(shard.mu);
+  auto found = FindLocked(shard.entries, handle, kind, what);
+  if (found.ok()) shard.entries.erase(handle);
+  return found;
+}
+
+size_t HandleTable::Count(HandleKind kind) const {
+  size_t n = 0;
+  for (const Shard& shard : shards_) {
+    std::lock_guard<std::mutex> lock(shard.mu);
+    for (const auto& entry : shard.entries) n += entry.second.kind == kind ? 1 : 0;
+  }
+  return n;
+}
+
+}  // namespace aclsim::core

@@ -1,0 +1,86 @@
+// HandleTable: the registry of live objects behind every opaque ACL handle.
+//
+// Each handle the API gives out (aclrtStream, aclrtEvent, aclrtContext, aclDataBuffer*, ...)
+// is the address of a core object registered here with its kind. Every handle passed in is
+// looked up before it is touched, so a NULL, destroyed, foreign or wrong-kind handle is an
+// error with a message, never a dereference of freed memory. Lookups return shared_ptrs:
+// an object destroyed by one thread stays alive until calls already using it on other
+// threads return.
+//
+// The table is process-wide because some handles (data buffers, tensor descriptors) exist
+// before aclInit and after aclFinalize.
+//
+// Thread-safety: all methods may be called concurrently.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <memory>
+#include <mutex>
+#include <unordered_map>
+
+#include "common/status.h"
+
+namespace aclsim::core {
+
+enum class HandleKind : uint8_t {
+  kContext,
+  kStream,
+  kEvent,
+  kDataBuffer,
+  kStreamConfig,
+  kTensorDesc,
+  kOther,
+};
+
+const char* HandleKindName(HandleKind kind);
+
+class HandleTable {
+ public:
+  static HandleTable& Global();
+
+  // Registers `object` under its own address; returns that address (the handle).
+  void* Add(HandleKind kind, std::shared_ptr<void> object);
+  // The object behind `handle` if it is live and of `kind`; otherwise an error naming the
+  // parameter (`what`, e.g. "stream") and what was wrong.
+  Result<std::shared_ptr<void>> Get(const void* handle, HandleKind kind, const char* what) const;
+  // Unregisters and returns the object (error as Get).
+  Result<std::shared_ptr<void>> Remove(const void* handle, HandleKind kind, const char* what);
+  size_t Count(HandleKind kind) const;
+
+ private:
+  struct Entry {
+    HandleKind kind;
+    std::shared_ptr<void> object;
+  };
+  struct Shard {
+    mutable std::mutex mu;
+    std::unordered_map<const void*, Entry> entries;
+  };
+  Shard& ShardOf(const void* handle) const;
+
+  static constexpr size_t kShards = 16;
+  mutable std::array<Shard, kShards> shards_;
+};
+
+// Typed lookup: T declares `static constexpr HandleKind kHandleKind`.
+template <typename T>
+Result<std::shared_ptr<T>> LookupHandle(const void* handle, const char* what) {
+  auto found = HandleTable::Global().Get(handle, T::kHandleKind, what);
+  if (!found.ok()) return found.status();
+  return std::static_pointer_cast<T>(found.value());
+}
+
+template <typename T>
+void* PublishHandle(std::shared_ptr<T> object) {
+  return HandleTable::Global().Add(T::kHandleKind, std::move(object));
+}
+
+template <typename T>
+Result<std::shared_ptr<T>> RetireHandle(const void* handle, const char* what) {
+  auto found = HandleTable::Global().Remove(handle, T::kHandleKind, what);
+  if (!found.ok()) return found.status();
+  return std::static_pointer_cast<T>(found.value());
+}
+
+}  // namespace aclsim::core

@@ -1,0 +1,148 @@
+#include "core/memory_ops.h"
+
+#include <cstdlib>
+#include <cstring>
+
+#include "core/streams.h"
+#include "dfx/log.h"
+
+namespace aclsim::core {
+namespace {
+
+constexpr size_t kHugeFirstThreshold = size_t{1} << 20;  // > 1 MiB goes to 2 MiB pages
+constexpr size_t kHostAlignment = 64;
+
+Result<std::shared_ptr<Device>> CurrentDevice(Runtime& runtime) {
+  auto context = runtime.CurrentContext();
+  if (!context.ok()) return context.status();
+  return (*context)->device();
+}
+
+Status CheckPolicy(uint32_t policy) {
+  const uint32_t known = 0xff | kPolicyTypeLowBandwidth | kPolicyTypeHighBandwidth |
+                         kPolicyReadOnly;
+  if ((policy & ~known) != 0 || (policy & 0xff) > kPolicyHuge1gOnlyP2p) {
+    return Err(StatusCode::kInvalidParam, "memory policy 0x{:x} is not an aclrtMemMallocPolicy",
+               policy);
+  }
+  if ((policy & kPolicyTypeLowBandwidth) && (policy & kPolicyTypeHighBandwidth)) {
+    return Err(StatusCode::kInvalidParam,
+               "memory policy 0x{:x} asks for both low- and high-bandwidth memory", policy);
+  }
+  return Status::Ok();
+}
+
+}  // namespace
+
+Result<void*> DeviceMalloc(Runtime& runtime, size_t size, uint32_t policy, const char* api) {
+  if (size == 0) return Err(StatusCode::kInvalidParam, "size must be greater than 0");
+  ACLSIM_RETURN_IF_ERROR(CheckPolicy(policy));
+  auto device = CurrentDevice(runtime);
+  if (!device.ok()) return device.status();
+  auto backend = (*device)->backend();
+  if (!backend.ok()) return backend.status();
+
+  const uint32_t page_policy = policy & 0xff;
+  driver::PageSize page = driver::PageSize::k4K;
+  bool may_fall_back = false;
+  switch (page_policy) {
+    case kPolicyHugeFirst:
+    case kPolicyHugeFirstP2p:
+      if (size > kHugeFirstThreshold) {
+        page = driver::PageSize::k2M;
+        may_fall_back = true;
+      }
+      break;
+    case kPolicyHugeOnly:
+    case kPolicyHugeOnlyP2p: page = driver::PageSize::k2M; break;
+    case kPolicyHuge1gOnly:
+    case kPolicyHuge1gOnlyP2p: page = driver::PageSize::k1G; break;
+    default: break;
+  }
+  driver::MemPool pool =
+      (policy & kPolicyTypeLowBandwidth) ? driver::MemPool::kDdr : driver::MemPool::kHbm;
+
+  void* ptr = nullptr;
+  Status status = (*backend)->AllocPhysical(pool, page, size, &ptr);
+  if (!status.ok() && pool == driver::MemPool::kDdr &&
+      status.code() == StatusCode::kFeatureUnsupported) {
+    ACLSIM_LOG_DEBUG(dfx::Module::kRuntime, "{} has no DDR pool; serving {} bytes from HBM",
+                     (*device)->props().soc_name, size);
+    pool = driver::MemPool::kHbm;
+    status = (*backend)->AllocPhysical(pool, page, size, &ptr);
+  }
+  if (!status.ok() && may_fall_back && status.code() == StatusCode::kDeviceOom) {
+    page = driver::PageSize::k4K;
+    status = (*backend)->AllocPhysical(pool, page, size, &ptr);
+  }
+  if (!status.ok()) return status;
+  const size_t page_bytes = driver::PageBytes(page);
+  Allocation allocation;
+  allocation.base = ptr;
+  allocation.size = size;
+  allocation.reserved = (size + page_bytes - 1) / page_bytes * page_bytes;
+  allocation.policy = policy;
+  allocation.api = api;
+  (*device)->memory().Insert(allocation);
+  return ptr;
+}
+
+Status DeviceFree(Runtime& runtime, void* ptr) {
+  if (ptr == nullptr) return Err(StatusCode::kInvalidParam, "devPtr must not be NULL");
+  auto device = runtime.DeviceOfAddress(ptr, 1);
+  if (!device) {
+    return Err(StatusCode::kMemoryFree, "{} is not device memory of any set device", ptr);
+  }
+  auto allocation = device->memory().Erase(ptr);
+  if (!allocation) {
+    auto inside = device->memory().FindContaining(ptr);
+    if (inside) {
+      return Err(StatusCode::kMemoryFree,
+                 "{} points inside the allocation at {} ({} bytes); free its start address",
+                 ptr, inside->base, inside->size);
+    }
+    return Err(StatusCode::kMemoryFree,
+               "{} is not a live allocation on device {} (already freed?)", ptr, device->id());
+  }
+  auto backend = device->backend();
+  if (!backend.ok()) return backend.status();
+  return (*backend)->FreePhysical(ptr);
+}
+
+Result<void*> HostMalloc(Runtime& runtime, size_t size) {
+  if (size == 0) return Err(StatusCode::kInvalidParam, "size must be greater than 0");
+  const size_t rounded = (size + kHostAlignment - 1) / kHostAlignment * kHostAlignment;
+  void* ptr = std::aligned_alloc(kHostAlignment, rounded);
+  if (ptr == nullptr) {
+    return Err(StatusCode::kBadAlloc, "host allocation of {} bytes failed", size);
+  }
+  Allocation allocation;
+  allocation.base = ptr;
+  allocation.size = size;
+  allocation.reserved = rounded;
+  allocation.api = "aclrtMallocHost";
+  runtime.host_memory().Insert(allocation);
+  return ptr;
+}
+
+Status HostFree(Runtime& runtime, void* ptr) {
+  if (ptr == nullptr) return Err(StatusCode::kInvalidParam, "hostPtr must not be NULL");
+  if (!runtime.host_memory().Erase(ptr)) {
+    return Err(StatusCode::kMemoryFree,
+               "{} was not allocated by aclrtMallocHost (or was already freed)", ptr);
+  }
+  std::free(ptr);
+  return Status::Ok();
+}
+
+Status MemInfo(Runtime& runtime, bool hbm, size_t* free_bytes, size_t* total_bytes) {
+  auto device = CurrentDevice(runtime);
+  if (!device.ok()) return device.status();
+  auto backend = (*device)->backend();
+  if (!backend.ok()) return backend.status();
+  (*backend)->PoolUsage(hbm ? driver::MemPool::kHbm : driver::MemPool::kDdr, free_bytes,
+                        total_bytes);
+  return Status::Ok();
+}
+
+}  // namespace aclsim::core

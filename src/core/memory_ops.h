@@ -1,0 +1,55 @@
+// Device and host memory, first cut: allocation, copies, memsets, memory info.
+//
+// Allocation goes straight to the backend's page pools (the caching allocator is its own
+// piece of work). Every copy and memset is checked before any byte moves: the device side
+// must lie inside one live allocation, the direction must match the addresses, and the
+// count must fit the destination's capacity.
+//
+// Thread-safety: all functions may be called concurrently.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+
+#include "common/status.h"
+#include "core/runtime.h"
+
+namespace aclsim::core {
+
+// aclrtMemcpyKind, as the core sees it.
+enum class CopyKind { kHostToHost, kHostToDevice, kDeviceToHost, kDeviceToDevice, kDefault };
+
+// aclrtMemMallocPolicy bits.
+constexpr uint32_t kPolicyHugeFirst = 0;
+constexpr uint32_t kPolicyHugeOnly = 1;
+constexpr uint32_t kPolicyNormalOnly = 2;
+constexpr uint32_t kPolicyHugeFirstP2p = 3;
+constexpr uint32_t kPolicyHugeOnlyP2p = 4;
+constexpr uint32_t kPolicyNormalOnlyP2p = 5;
+constexpr uint32_t kPolicyHuge1gOnly = 6;
+constexpr uint32_t kPolicyHuge1gOnlyP2p = 7;
+constexpr uint32_t kPolicyTypeLowBandwidth = 0x100;
+constexpr uint32_t kPolicyTypeHighBandwidth = 0x1000;
+constexpr uint32_t kPolicyReadOnly = 0x100000;
+
+// aclrtMalloc on the current device. `api` names the caller for leak reports.
+Result<void*> DeviceMalloc(Runtime& runtime, size_t size, uint32_t policy, const char* api);
+Status DeviceFree(Runtime& runtime, void* ptr);
+// aclrtMallocHost / aclrtFreeHost: pinned (64-byte aligned) host memory.
+Result<void*> HostMalloc(Runtime& runtime, size_t size);
+Status HostFree(Runtime& runtime, void* ptr);
+
+// Synchronous copies (on the device's internal copy queue) and asynchronous ones.
+Status Memcpy(Runtime& runtime, void* dst, size_t dest_max, const void* src, size_t count,
+              CopyKind kind);
+Status MemcpyAsync(Runtime& runtime, void* dst, size_t dest_max, const void* src, size_t count,
+                   CopyKind kind, const void* stream);
+Status Memcpy2d(Runtime& runtime, void* dst, size_t dpitch, const void* src, size_t spitch,
+                size_t width, size_t height, CopyKind kind, const void* stream, bool async);
+Status Memset(Runtime& runtime, void* dst, size_t max_count, int32_t value, size_t count,
+              const void* stream, bool async);
+
+// aclrtGetMemInfo: HBM (`hbm`) or DDR pool of the current device.
+Status MemInfo(Runtime& runtime, bool hbm, size_t* free_bytes, size_t* total_bytes);
+
+}  // namespace aclsim::core

@@ -1,0 +1,66 @@
+#include "core/memory_table.h"
+
+namespace aclsim::core {
+
+void MemoryTable::Insert(const Allocation& allocation) {
+  std::lock_guard<std::mutex> lock(mu_);
+  by_base_[reinterpret_cast<uintptr_t>(allocation.base)] = allocation;
+  used_ += allocation.reserved;
+}
+
+std::optional<Allocation> MemoryTable::Erase(const void* base) {
+  std::lock_guard<std::mutex> lock(mu_);
+  auto it = by_base_.find(reinterpret_cast<uintptr_t>(base));
+  if (it == by_base_.end()) return std::nullopt;
+  Allocation allocation = it->second;
+  used_ -= allocation.reserved;
+  by_base_.erase(it);
+  return allocation;
+}
+
+std::optional<Allocation> MemoryTable::FindContaining(const void* ptr) const {
+  std::lock_guard<std::mutex> lock(mu_);
+  auto addr = reinterpret_cast<uintptr_t>(ptr);
+  auto it = by_base_.upper_bound(addr);
+  if (it == by_base_.begin()) return std::nullopt;
+  --it;
+  const Allocation& allocation = it->second;
+  if (addr >= it->first + allocation.size && !(allocation.size == 0 && addr == it->first)) {
+    return std::nullopt;
+  }
+  return allocation;
+}
+
+std::optional<Allocation> MemoryTable::Find(const void* ptr, size_t bytes) const {
+  auto allocation = FindContaining(ptr);
+  if (!allocation) return std::nullopt;
+  auto addr = reinterpret_cast<uintptr_t>(ptr);
+  auto base = reinterpret_cast<uintptr_t>(allocation->base);
+  if (bytes > allocation->size || addr - base > allocation->size - bytes) return std::nullopt;
+  return allocation;
+}
+
+size_t MemoryTable::Count() const {
+  std::lock_guard<std::mutex> lock(mu_);
+  return by_base_.size();
+}
+
+size_t MemoryTable::UsedBytes() const {
+  std::lock_guard<std::mutex> lock(mu_);
+  return used_;
+}
+
+void MemoryTable::ForEach(const std::function<void(const Allocation&)>& visit) const {
+  std::lock_guard<std::mutex> lock(mu_);
+  for (const auto& entry : by_base_) visit(entry.second);
+}
+
+std::map<uintptr_t, Allocation> MemoryTable::TakeAll() {
+  std::lock_guard<std::mutex> lock(mu_);
+  used_ = 0;
+  std::map<uintptr_t, Allocation> all;
+  all.swap(by_base_);
+  return all;
+}
+
+}  // namespace aclsim::core

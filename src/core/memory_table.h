@@ -1,0 +1,48 @@
+// MemoryTable: the live allocations of one address space (a device, or pinned host memory).
+//
+// Answers "is [ptr, ptr+bytes) inside one live allocation?" in O(log n), so copies and
+// memsets can refuse freed pointers and out-of-bounds ranges before any byte moves.
+//
+// Thread-safety: all methods may be called concurrently.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <mutex>
+#include <optional>
+
+namespace aclsim::core {
+
+struct Allocation {
+  void* base = nullptr;
+  size_t size = 0;          // bytes the user asked for (usable size)
+  size_t reserved = 0;      // bytes taken from the pool (rounded)
+  uint32_t policy = 0;      // aclrtMemMallocPolicy bits as given
+  const char* api = "";     // the API call that made it (for leak reports)
+};
+
+class MemoryTable {
+ public:
+  void Insert(const Allocation& allocation);
+  // Removes the allocation starting exactly at `base`.
+  std::optional<Allocation> Erase(const void* base);
+  // The allocation containing the whole range [ptr, ptr+bytes) (bytes may be 0).
+  std::optional<Allocation> Find(const void* ptr, size_t bytes) const;
+  // The allocation containing `ptr`, if any (for error messages).
+  std::optional<Allocation> FindContaining(const void* ptr) const;
+  size_t Count() const;
+  size_t UsedBytes() const;
+  // Visits every allocation (under the table lock; do not call back into the table).
+  void ForEach(const std::function<void(const Allocation&)>& visit) const;
+  // Removes and returns everything.
+  std::map<uintptr_t, Allocation> TakeAll();
+
+ private:
+  mutable std::mutex mu_;
+  std::map<uintptr_t, Allocation> by_base_;
+  size_t used_ = 0;
+};
+
+}  // namespace aclsim::core

@@ -1,0 +1,215 @@
+#include "core/runtime.h"
+
+#include <algorithm>
+
+#include "dfx/error_message.h"
+#include "dfx/log.h"
+#include "driver/registry.h"
+
+namespace aclsim::core {
+namespace {
+
+std::mutex g_mu;                      // serialises Init/Finalize
+std::shared_ptr<Runtime> g_runtime;   // read with std::atomic_load
+std::atomic<uint64_t> g_generation{0};
+
+// The calling thread's current context, valid for one runtime generation.
+struct ThreadContext {
+  uint64_t generation = 0;
+  std::weak_ptr<Context> context;
+};
+thread_local ThreadContext tls_context;
+
+}  // namespace
+
+Status Runtime::Init(const char* config_path) {
+  std::lock_guard<std::mutex> lock(g_mu);
+  if (std::atomic_load(&g_runtime)) {
+    return Err(StatusCode::kRepeatInitialize,
+               "aclInit was already called; the first configuration stays in force");
+  }
+  auto config = LoadRuntimeConfig(config_path);
+  if (!config.ok()) return config.status();
+  auto driver = driver::DriverRegistry::Global().Create(config->driver, config->backend);
+  if (!driver.ok()) return driver.status();
+  dfx::SetErrMsgMode(config->err_msg_mode);
+  auto runtime = std::make_shared<Runtime>(std::move(*config), std::move(*driver));
+  ACLSIM_LOG_INFO(dfx::Module::kAscendCl, "aclInit: backend '{}', {} device(s) of {}",
+                  runtime->driver().name(), runtime->device_count(),
+                  runtime->device_count() > 0 ? runtime->DeviceProps(0)->soc_name : "-");
+  std::atomic_store(&g_runtime, runtime);
+  return Status::Ok();
+}
+
+Status Runtime::Finalize() {
+  std::shared_ptr<Runtime> runtime;
+  {
+    std::lock_guard<std::mutex> lock(g_mu);
+    runtime = std::atomic_exchange(&g_runtime, std::shared_ptr<Runtime>());
+  }
+  if (!runtime) {
+    return Err(StatusCode::kRepeatFinalize, "aclFinalize without a successful aclInit");
+  }
+  runtime->reports().Drain();
+  for (const auto& device : runtime->OpenedDevices()) device->Release(/*force=*/false);
+  return Status::Ok();
+}
+
+bool Runtime::initialized() { return std::atomic_load(&g_runtime) != nullptr; }
+
+Result<std::shared_ptr<Runtime>> Runtime::Get() {
+  auto runtime = std::atomic_load(&g_runtime);
+  if (!runtime) return Err(StatusCode::kUninitialized, "the runtime is not initialised: call aclInit first");
+  return runtime;
+}
+
+Runtime::Runtime(RuntimeConfig config, std::unique_ptr<driver::Driver> driver)
+    : config_(std::move(config)), driver_(std::move(driver)), generation_(++g_generation) {
+  const uint32_t physical = driver_->DeviceCount();
+  if (config_.visible_devices) {
+    for (uint32_t id : *config_.visible_devices) {
+      if (id < physical) physical_ids_.push_back(id);
+    }
+  } else {
+    for (uint32_t id = 0; id < physical; ++id) physical_ids_.push_back(id);
+  }
+  devices_.resize(physical_ids_.size());
+}
+
+Runtime::~Runtime() {
+  reports_.Drain();
+  for (const auto& device : OpenedDevices()) device->Release(/*force=*/true);
+}
+
+Status Runtime::CheckDeviceId(int32_t id) const {
+  if (id < 0 || static_cast<uint32_t>(id) >= device_count()) {
+    return Err(StatusCode::kInvalidDevice, "device id {} is out of range [0, {})", id,
+               device_count());
+  }
+  return Status::Ok();
+}
+
+Result<driver::DeviceProps> Runtime::DeviceProps(int32_t id) const {
+  ACLSIM_RETURN_IF_ERROR(CheckDeviceId(id));
+  return driver_->Props(PhysicalId(id));
+}
+
+Result<std::shared_ptr<Device>> Runtime::OpenLocked(int32_t id) {
+  ACLSIM_RETURN_IF_ERROR(CheckDeviceId(id));
+  auto& slot = devices_[static_cast<size_t>(id)];
+  if (slot && !slot->released()) return slot;
+  std::unique_ptr<driver::Device> backend;
+  ACLSIM_RETURN_IF_ERROR(driver_->OpenDevice(PhysicalId(id), &backend));
+  ExceptionHub* hub = &exceptions_;
+  backend->SetFailureHandler([hub, id](const driver::TaskFailure& failure) {
+    ExceptionRecord record;
+    record.task_id = static_cast<uint32_t>(failure.task_id);
+    record.stream_id = failure.queue;
+    record.device_id = static_cast<uint32_t>(id);
+    record.error_code = failure.error_code;
+    record.message = failure.message;
+    hub->Report(record);
+  });
+  auto device = std::make_shared<Device>(id, PhysicalId(id), std::move(backend));
+  ACLSIM_RETURN_IF_ERROR(device->Initialize());
+  ACLSIM_LOG_INFO(dfx::Module::kRuntime, "opened device {} ({})", id, device->props().soc_name);
+  slot = device;
+  return device;
+}
+
+Result<std::shared_ptr<Device>> Runtime::EnsureOpen(int32_t id) {
+  std::lock_guard<std::mutex> lock(mu_);
+  return OpenLocked(id);
+}
+
+Status Runtime::SetDevice(int32_t id) {
+  std::shared_ptr<Device> device;
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    auto opened = OpenLocked(id);
+    if (!opened.ok()) return opened.status();
+    device = *opened;
+    device->AddRef();
+  }
+  SetCurrentContext(device->default_context());
+  return Status::Ok();
+}
+
+Status Runtime::ResetDevice(int32_t id, bool force) {
+  ACLSIM_RETURN_IF_ERROR(CheckDeviceId(id));
+  std::shared_ptr<Device> device;
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    device = devices_[static_cast<size_t>(id)];
+    if (!device || device->released()) {
+      return Err(StatusCode::kInvalidDevice,
+                 "device {} is not set: call aclrtSetDevice({}) before resetting it", id, id);
+    }
+    if (!force && !device->DropRef()) return Status::Ok();  // other references remain
+    devices_[static_cast<size_t>(id)].reset();
+  }
+  device->Release(force);
+  return Status::Ok();
+}
+
+Result<std::shared_ptr<Device>> Runtime::OpenedDevice(int32_t id) const {
+  ACLSIM_RETURN_IF_ERROR(CheckDeviceId(id));
+  std::lock_guard<std::mutex> lock(mu_);
+  const auto& device = devices_[static_cast<size_t>(id)];
+  if (!device || device->released()) {
+    return Err(StatusCode::kInvalidDevice, "device {} is not set: call aclrtSetDevice({}) first",
+               id, id);
+  }
+  return device;
+}
+
+std::vector<std::shared_ptr<Device>> Runtime::OpenedDevices() const {
+  std::lock_guard<std::mutex> lock(mu_);
+  std::vector<std::shared_ptr<Device>> opened;
+  for (const auto& device : devices_) {
+    if (device && !device->released()) opened.push_back(device);
+  }
+  return opened;
+}
+
+Result<std::shared_ptr<Context>> Runtime::CurrentContext() {
+  if (tls_context.generation == generation_) {
+    if (auto context = tls_context.context.lock()) {
+      if (HandleTable::Global().Get(context.get(), HandleKind::kContext, "context").ok()) {
+        return context;
+      }
+    }
+  }
+  if (config_.default_device) {
+    ACLSIM_RETURN_IF_ERROR(SetDevice(*config_.default_device));
+    if (auto context = tls_context.context.lock()) return context;
+  }
+  return Err(StatusCode::kContextNull,
+             "this thread has no current context: call aclrtSetDevice or aclrtSetCurrentContext");
+}
+
+void Runtime::SetCurrentContext(const std::shared_ptr<Context>& context) {
+  tls_context.generation = generation_;
+  tls_context.context = context;
+}
+
+Result<std::shared_ptr<Stream>> Runtime::ResolveStream(const void* handle, const char* what) {
+  if (handle != nullptr) return LookupHandle<Stream>(handle, what);
+  auto context = CurrentContext();
+  if (!context.ok()) return context.status();
+  auto stream = (*context)->default_stream();
+  if (!stream) {
+    return Err(StatusCode::kInvalidDevice, "the current context's device was reset");
+  }
+  return stream;
+}
+
+std::shared_ptr<Device> Runtime::DeviceOfAddress(const void* ptr, size_t bytes) const {
+  for (const auto& device : OpenedDevices()) {
+    auto backend = device->backend();
+    if (backend.ok() && (*backend)->OwnsRange(ptr, bytes == 0 ? 1 : bytes)) return device;
+  }
+  return nullptr;
+}
+
+}  // namespace aclsim::core

@@ -1,0 +1,91 @@
+// Runtime: the process's AscendCL runtime, from aclInit to aclFinalize.
+//
+// Owns the configuration, the backend driver, the opened devices, pinned host memory, the
+// callback report hub and the exception hub. There is at most one initialised Runtime per
+// process (aclInit creates it, aclFinalize destroys it); tests may create more runtimes
+// one after another. Each host thread has a current context (thread-local, as in CANN);
+// without one, the "defaultDevice" of the aclInit JSON is set implicitly on first use.
+//
+// Thread-safety: all methods may be called concurrently. Finalize while other threads are
+// still inside API calls is a user error; those calls fail cleanly, they do not crash.
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+#include <memory>
+#include <mutex>
+#include <vector>
+
+#include "common/status.h"
+#include "core/config.h"
+#include "core/device.h"
+#include "core/exception_hub.h"
+#include "core/memory_table.h"
+#include "core/objects.h"
+#include "core/report_hub.h"
+#include "driver/driver.h"
+
+namespace aclsim::core {
+
+class Runtime {
+ public:
+  // aclInit: kRepeatInitialize if already initialised (the first config stays in force).
+  static Status Init(const char* config_path);
+  // aclFinalize: releases every device (waiting for their work) and the runtime.
+  // kRepeatFinalize if not initialised.
+  static Status Finalize();
+  static bool initialized();
+  // The runtime, or kUninitialized ("call aclInit first").
+  static Result<std::shared_ptr<Runtime>> Get();
+
+  explicit Runtime(RuntimeConfig config, std::unique_ptr<driver::Driver> driver);
+  ~Runtime();
+
+  const RuntimeConfig& config() const { return config_; }
+  const driver::Driver& driver() const { return *driver_; }
+  // Devices visible to this process (after ASCEND_RT_VISIBLE_DEVICES).
+  uint32_t device_count() const { return static_cast<uint32_t>(physical_ids_.size()); }
+  Status CheckDeviceId(int32_t id) const;
+  Result<driver::DeviceProps> DeviceProps(int32_t id) const;
+  uint32_t PhysicalId(int32_t id) const { return physical_ids_.at(static_cast<size_t>(id)); }
+
+  // aclrtSetDevice: opens the device if needed, adds a reference, makes its default context
+  // current on this thread.
+  Status SetDevice(int32_t id);
+  // aclrtResetDevice(Force): drops a reference (all of them if force) and releases the
+  // device at zero.
+  Status ResetDevice(int32_t id, bool force);
+  // An opened device (kInvalidDevice with a hint to call aclrtSetDevice otherwise).
+  Result<std::shared_ptr<Device>> OpenedDevice(int32_t id) const;
+  // Opens without taking a reference (for explicit contexts, which take their own).
+  Result<std::shared_ptr<Device>> EnsureOpen(int32_t id);
+
+  // The calling thread's current context (implicitly the default device's, if configured).
+  Result<std::shared_ptr<Context>> CurrentContext();
+  void SetCurrentContext(const std::shared_ptr<Context>& context);
+  // The stream for an aclrtStream argument: NULL means the current context's default stream.
+  Result<std::shared_ptr<Stream>> ResolveStream(const void* handle, const char* what);
+  // The opened device whose address range contains [ptr, ptr+bytes), or nullptr.
+  std::shared_ptr<Device> DeviceOfAddress(const void* ptr, size_t bytes) const;
+  std::vector<std::shared_ptr<Device>> OpenedDevices() const;
+
+  MemoryTable& host_memory() { return host_memory_; }
+  ReportHub& reports() { return reports_; }
+  ExceptionHub& exceptions() { return exceptions_; }
+  uint64_t generation() const { return generation_; }
+
+ private:
+  Result<std::shared_ptr<Device>> OpenLocked(int32_t id);
+
+  const RuntimeConfig config_;
+  std::unique_ptr<driver::Driver> driver_;
+  std::vector<uint32_t> physical_ids_;  // user id -> backend id
+  const uint64_t generation_;
+  mutable std::mutex mu_;
+  std::vector<std::shared_ptr<Device>> devices_;  // by user id; null until opened
+  MemoryTable host_memory_;
+  ReportHub reports_;
+  ExceptionHub exceptions_;
+};
+
+}  // namespace aclsim::core

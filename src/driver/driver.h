@@ -1,0 +1,155 @@
+// The driver interface: what the runtime core needs from a device backend.
+//
+// The core (src/core) talks only to this interface; backends (sim/ by default, a `null`
+// backend for tests) implement it and register in the DriverRegistry. Nothing above
+// this header knows whether the device is simulated.
+//
+// Model of a device, as seen from here:
+//  * memory: physical allocations from a pool (HBM or DDR) with a page size; the address
+//    returned is directly usable by host code (device memory is host virtual memory in the
+//    simulator) for copies performed by tasks;
+//  * hardware queues: ordered task queues (one per runtime stream). Tasks are plain values
+//    (driver/task.h). Submission returns at once; tasks run asynchronously in queue order,
+//    and across queues as dependencies (event waits) and engines allow;
+//  * events: device-side event slots recorded/waited/reset by tasks, with simulated
+//    timestamps;
+//  * a simulated clock: every task gets a simulated start and end time (ns) that depends
+//    only on the sequence of submissions (never on wall-clock progress). Each host thread
+//    carries its own simulated clock; submissions advance it by an API cost and waits
+//    advance it to the completion time waited for.
+//
+// Thread-safety: every method of Device may be called from any thread concurrently.
+// Submissions to one queue from several threads are ordered by the caller (the core holds
+// the stream's lock while submitting).
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "common/status.h"
+#include "driver/device_props.h"
+#include "driver/task.h"
+
+namespace aclsim::driver {
+
+using QueueId = uint32_t;
+using EventId = uint32_t;
+
+// Physical memory pools and page sizes.
+enum class MemPool { kHbm, kDdr };
+enum class PageSize { k4K, k2M, k1G };
+
+size_t PageBytes(PageSize page);
+
+struct QueueConfig {
+  int32_t priority = 0;  // 0 = highest (CANN convention); see DeviceProps::stream_priority_*
+  uint32_t flags = 0;    // ACL_STREAM_* bits, informational for the backend
+};
+
+// Completion state of a queue or event.
+struct QueueState {
+  bool idle = true;               // every submitted task has completed
+  uint64_t last_task_id = 0;      // id of the last submitted task (0 = none)
+  Status error;                   // first task failure since the last wait/clear
+};
+
+// A task failure reported by the backend (feeds aclrtExceptionInfo).
+struct TaskFailure {
+  uint32_t device_id = 0;
+  QueueId queue = 0;
+  uint64_t task_id = 0;
+  uint32_t error_code = 0;  // aclError-compatible runtime code (e.g. 507015)
+  std::string message;
+};
+
+// One device of a backend. Created by Driver::OpenDevice, destroyed by the core at reset.
+class Device {
+ public:
+  virtual ~Device() = default;
+
+  virtual const DeviceProps& props() const = 0;
+
+  // --- memory -----------------------------------------------------------------------
+  // Allocates `bytes` (rounded up to the page size) from `pool`; *addr receives an address
+  // aligned to at least the page size. Fails with kDeviceOom when the pool is exhausted.
+  virtual Status AllocPhysical(MemPool pool, PageSize page, size_t bytes, void** addr) = 0;
+  // Frees an address returned by AllocPhysical (exact pointer). The backing pages are
+  // released to the host.
+  virtual Status FreePhysical(void* addr) = 0;
+  // True if [addr, addr+bytes) lies inside this device's address range (allocated or not).
+  virtual bool OwnsRange(const void* addr, size_t bytes) const = 0;
+  // Total and free bytes of a pool.
+  virtual void PoolUsage(MemPool pool, size_t* free_bytes, size_t* total_bytes) const = 0;
+
+  // --- queues -------------------------------------------------------------------------
+  // Creates a hardware queue. Fails with kNoStreamResource past props().max_streams.
+  virtual Status CreateQueue(const QueueConfig& config, QueueId* queue) = 0;
+  // Destroys a queue. If `force`, queued tasks that have not started are dropped
+  // (completed with kDeviceTaskAbort); otherwise waits until the queue is idle first.
+  virtual Status DestroyQueue(QueueId queue, bool force) = 0;
+  // Enqueues a task; returns at once with its id (ids are unique per device, start at 1).
+  virtual Status Submit(QueueId queue, Task task, uint64_t* task_id) = 0;
+  // Blocks until every task submitted to `queue` before this call has completed, or until
+  // timeout_ms (< 0 or 0: forever ... see TimeoutMs) passes (kStreamSyncTimeout). On success
+  // advances the calling thread's simulated clock to the queue's completion time and returns
+  // the first task failure of the queue since the last successful wait, if any (kTaskFailed).
+  virtual Status SyncQueue(QueueId queue, int32_t timeout_ms) = 0;
+  // Non-blocking: completion state of a queue.
+  virtual QueueState QueryQueue(QueueId queue) = 0;
+  // Blocks until every queue of the device is idle (aclrtSynchronizeDevice[WithTimeout]).
+  virtual Status SyncDevice(int32_t timeout_ms) = 0;
+  // Completes a task of kind kExternal (see task.h); `status` non-OK marks it failed.
+  virtual void CompleteExternal(uint64_t task_id, Status status) = 0;
+
+  // --- events -------------------------------------------------------------------------
+  // Allocates an event slot. Fails with kNoEventResource past props().max_events.
+  virtual Status CreateEvent(uint32_t flags, EventId* event) = 0;
+  virtual Status DestroyEvent(EventId event) = 0;
+  // Event state as seen by the host.
+  //  recorded: a record task has been submitted since creation / the last reset;
+  //  complete: the latest submitted record has executed (true if never recorded);
+  //  timestamp_ns: simulated time at which the latest record executed (valid if complete
+  //  and recorded).
+  struct EventState {
+    bool recorded = false;
+    bool complete = true;
+    uint64_t timestamp_ns = 0;
+  };
+  virtual EventState QueryEvent(EventId event) = 0;
+  // Blocks until the latest record submitted before this call has executed (returns at once
+  // if none); kEventSyncTimeout after timeout_ms (see TimeoutMs). Advances the calling
+  // thread's simulated clock to the record's timestamp.
+  virtual Status SyncEvent(EventId event, int32_t timeout_ms) = 0;
+
+  // --- simulated clock ----------------------------------------------------------------
+  // The calling host thread's simulated clock (ns). Shared by all devices of a backend.
+  virtual uint64_t HostClockNs() const = 0;
+  // Adds an API cost (ns) to the calling thread's clock.
+  virtual void AdvanceHostClock(uint64_t ns) = 0;
+
+  // --- failures -----------------------------------------------------------------------
+  // Called (from a backend thread) once per failed task, after the failure is recorded and
+  // before waiters are woken. Set once by the core before any submission.
+  virtual void SetFailureHandler(std::function<void(const TaskFailure&)> handler) = 0;
+};
+
+// A backend: enumerates and opens devices.
+class Driver {
+ public:
+  virtual ~Driver() = default;
+  virtual std::string name() const = 0;
+  // Number of physical devices the backend exposes (before ASCEND_RT_VISIBLE_DEVICES).
+  virtual uint32_t DeviceCount() const = 0;
+  virtual Result<DeviceProps> Props(uint32_t physical_id) const = 0;
+  virtual Status OpenDevice(uint32_t physical_id, std::unique_ptr<Device>* device) = 0;
+};
+
+// Timeout convention shared by every Sync*: timeout_ms < 0 or == 0 waits forever
+// (CANN: -1 = forever); > 0 waits at most that many wall-clock milliseconds.
+inline bool WaitsForever(int32_t timeout_ms) { return timeout_ms <= 0; }
+
+}  // namespace aclsim::driver
