@@ -7,7 +7,7 @@
 #   <prefix>/acllib/{include,lib64}     links: the older acllib layout
 #   <prefix>/bin/                       tools
 #   <prefix>/set_env.sh                 environment, as CANN's set_env.sh
-#   <prefix>/lib64/cmake/ascendcl/      find_package(ascendcl CONFIG)
+#   <prefix>/lib{64,}/cmake/ascendcl/   find_package(ascendcl CONFIG)
 #   <prefix>/lib64/pkgconfig/ascendcl.pc
 set(ACLSIM_LIBDIR lib64)
 
@@ -39,9 +39,12 @@ configure_file(${CMAKE_SOURCE_DIR}/cmake/ascendclConfig.cmake.in
 include(CMakePackageConfigHelpers)
 write_basic_package_version_file(${CMAKE_BINARY_DIR}/sdk/ascendclConfigVersion.cmake
   VERSION ${PROJECT_VERSION} COMPATIBILITY SameMajorVersion)
-install(FILES ${CMAKE_BINARY_DIR}/sdk/ascendclConfig.cmake
-              ${CMAKE_BINARY_DIR}/sdk/ascendclConfigVersion.cmake
-        DESTINATION ${ACLSIM_LIBDIR}/cmake/ascendcl)
+# lib64/ as CANN lays it out; lib/ too, which find_package searches on every distribution.
+foreach(dir ${ACLSIM_LIBDIR} lib)
+  install(FILES ${CMAKE_BINARY_DIR}/sdk/ascendclConfig.cmake
+                ${CMAKE_BINARY_DIR}/sdk/ascendclConfigVersion.cmake
+          DESTINATION ${dir}/cmake/ascendcl)
+endforeach()
 
 configure_file(${CMAKE_SOURCE_DIR}/cmake/ascendcl.pc.in ${CMAKE_BINARY_DIR}/sdk/ascendcl.pc @ONLY)
 install(FILES ${CMAKE_BINARY_DIR}/sdk/ascendcl.pc DESTINATION ${ACLSIM_LIBDIR}/pkgconfig)

@@ -85,16 +85,21 @@ void FormatLine(fmt::memory_buffer* out, const char* module_name, Level level, c
                 int line, const char* func, std::string_view msg) {
   struct timespec now {};
   clock_gettime(CLOCK_REALTIME, &now);
-  struct tm local {};
-  localtime_r(&now.tv_sec, &local);
+  // localtime_r takes a global lock; a thread logs many lines within one second.
+  thread_local time_t cached_second = -1;
+  thread_local struct tm cached_local {};
+  if (now.tv_sec != cached_second) {
+    localtime_r(&now.tv_sec, &cached_local);
+    cached_second = now.tv_sec;
+  }
+  const struct tm& local = cached_local;
   const long micros = now.tv_nsec / 1000;
   while (!msg.empty() && (msg.back() == '\n' || msg.back() == '\r')) msg.remove_suffix(1);
   auto it = std::back_inserter(*out);
   fmt::format_to(it, "[{}] {}({},{}):{:04}-{:02}-{:02}-{:02}:{:02}:{:02}.{:03}.{:03} [{}:{}]{}",
-                 LevelName(level), module_name, CurrentPid(), ProcessName(),
-                 local.tm_year + 1900, local.tm_mon + 1, local.tm_mday, local.tm_hour,
-                 local.tm_min, local.tm_sec, micros / 1000, micros % 1000, BaseName(file), line,
-                 CurrentTid());
+                 LevelName(level), module_name, CurrentPid(), ProcessName(), local.tm_year + 1900,
+                 local.tm_mon + 1, local.tm_mday, local.tm_hour, local.tm_min, local.tm_sec,
+                 micros / 1000, micros % 1000, BaseName(file), line, CurrentTid());
   if (func != nullptr && func[0] != '\0') {
     fmt::format_to(it, " {}: ", func);
   } else {
@@ -180,11 +185,16 @@ void InitLocked(LoggerState& state) {
 
 spdlog::level::level_enum SpdLevel(Level level) {
   switch (level) {
-    case Level::kDebug: return spdlog::level::debug;
-    case Level::kInfo: return spdlog::level::info;
-    case Level::kWarning: return spdlog::level::warn;
-    case Level::kError: return spdlog::level::err;
-    default: return spdlog::level::info;
+    case Level::kDebug:
+      return spdlog::level::debug;
+    case Level::kInfo:
+      return spdlog::level::info;
+    case Level::kWarning:
+      return spdlog::level::warn;
+    case Level::kError:
+      return spdlog::level::err;
+    default:
+      return spdlog::level::info;
   }
 }
 
@@ -192,27 +202,42 @@ spdlog::level::level_enum SpdLevel(Level level) {
 
 const char* ModuleName(Module module) {
   switch (module) {
-    case Module::kAscendCl: return "ASCENDCL";
-    case Module::kRuntime: return "RUNTIME";
-    case Module::kDrv: return "DRV";
-    case Module::kSim: return "SIM";
-    case Module::kProfiling: return "PROFILING";
-    case Module::kApp: return "APP";
-    case Module::kGe: return "GE";
-    case Module::kTbe: return "TBE";
-    case Module::kCount: break;
+    case Module::kAscendCl:
+      return "ASCENDCL";
+    case Module::kRuntime:
+      return "RUNTIME";
+    case Module::kDrv:
+      return "DRV";
+    case Module::kSim:
+      return "SIM";
+    case Module::kProfiling:
+      return "PROFILING";
+    case Module::kApp:
+      return "APP";
+    case Module::kGe:
+      return "GE";
+    case Module::kTbe:
+      return "TBE";
+    case Module::kCount:
+      break;
   }
   return "UNKNOWN";
 }
 
 const char* LevelName(Level level) {
   switch (level) {
-    case Level::kDebug: return "DEBUG";
-    case Level::kInfo: return "INFO";
-    case Level::kWarning: return "WARNING";
-    case Level::kError: return "ERROR";
-    case Level::kNull: return "NULL";
-    case Level::kEvent: return "EVENT";
+    case Level::kDebug:
+      return "DEBUG";
+    case Level::kInfo:
+      return "INFO";
+    case Level::kWarning:
+      return "WARNING";
+    case Level::kError:
+      return "ERROR";
+    case Level::kNull:
+      return "NULL";
+    case Level::kEvent:
+      return "EVENT";
   }
   return "UNKNOWN";
 }
@@ -237,14 +262,13 @@ void LogWrite(Module module, Level level, const char* file, int line, const char
     InitLogging();
     fmt::memory_buffer buf;
     FormatLine(&buf, ModuleName(module), level, file, line, func, msg);
-    const spdlog::details::log_msg record(
-        spdlog::source_loc{}, spdlog::string_view_t(), SpdLevel(level),
-        spdlog::string_view_t(buf.data(), buf.size()));
+    const spdlog::details::log_msg record(spdlog::source_loc{}, spdlog::string_view_t(),
+                                          SpdLevel(level),
+                                          spdlog::string_view_t(buf.data(), buf.size()));
 
     LoggerState& state = State();
     std::lock_guard<std::mutex> lock(state.mu);
-    spdlog::sinks::sink* sink =
-        (level == Level::kEvent ? state.run_sink : state.debug_sink).get();
+    spdlog::sinks::sink* sink = (level == Level::kEvent ? state.run_sink : state.debug_sink).get();
     if (sink == nullptr) return;
     sink->log(record);
     if (state.config.sync_save || level == Level::kEvent || level >= Level::kWarning) {

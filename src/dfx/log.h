@@ -18,29 +18,33 @@
 // and the CANN log library sources (dlog_console.c: stdout switch, dlog_message.c: line
 // head and run/debug routing, dlog_core.c: EVENT gating) -- read for facts, not copied.
 //
-// | Variable                      | Values / default               | Effect                                   |
-// |-------------------------------|--------------------------------|------------------------------------------|
-// | ASCEND_GLOBAL_LOG_LEVEL       | 0..4, default 3 (ERROR)        | level of every module; invalid -> 3      |
-// | ASCEND_MODULE_LOG_LEVEL       | MOD=lvl[:MOD=lvl...]           | per-module level, wins over the global   |
-// |                               | e.g. RUNTIME=0:ASCENDCL=1      | one; any malformed entry or unknown      |
-// |                               |                                | module name rejects the WHOLE value (as  |
-// |                               |                                | CANN documents), with a warning on stderr|
-// | ASCEND_GLOBAL_EVENT_ENABLE    | 0 / 1, default 1               | EVENT lines on/off (module levels do not |
-// |                               |                                | apply to EVENT, as in CANN)              |
-// | ASCEND_LOG_PRINT_TO_STDOUT    | 0 / 1, default 0               | 1 = print to stdout, no files; if set at |
-// |                               |                                | all it wins over the deprecated variable |
-// | ASCEND_SLOG_PRINT_TO_STDOUT   | 0 / 1, default 0 (deprecated)  | used only if the variable above is unset |
-// | ASCEND_PROCESS_LOG_PATH       | directory                      | log root (highest precedence)            |
-// | ASCEND_WORK_PATH              | directory                      | log root = $ASCEND_WORK_PATH/log         |
-// | HOME                          | directory                      | log root = $HOME/ascend/log (default)    |
-// | ASCEND_HOST_LOG_FILE_NUM      | 1..1000, default 10            | files kept per process per directory     |
-// | ASCEND_LOG_SYNC_SAVE          | 0 / 1, default 0               | 1 = flush every line to disk (no line is |
-// |                               |                                | lost in a crash); 0 = flush on WARNING+, |
-// |                               |                                | EVENT, FlushLogs() and at exit           |
+// clang-format off
+// | Variable                    | Values, default        | Effect                                 |
+// |-----------------------------|------------------------|----------------------------------------|
+// | ASCEND_GLOBAL_LOG_LEVEL     | 0..4, default 3        | level of every module; invalid -> 3    |
+// | ASCEND_MODULE_LOG_LEVEL     | MOD=lvl[:MOD=lvl...]   | per-module level, wins over the global |
+// |                             | e.g. RUNTIME=0:GE=1    | one. A malformed entry or an unknown   |
+// |                             |                        | module name rejects the WHOLE value    |
+// |                             |                        | (as CANN documents); warning on stderr |
+// | ASCEND_GLOBAL_EVENT_ENABLE  | 0 / 1, default 1       | EVENT lines on/off (module levels do   |
+// |                             |                        | not apply to EVENT, as in CANN)        |
+// | ASCEND_LOG_PRINT_TO_STDOUT  | 0 / 1, default 0       | 1 = lines to stdout, no files. If set  |
+// |                             |                        | at all it wins over the next one       |
+// | ASCEND_SLOG_PRINT_TO_STDOUT | 0 / 1, default 0       | deprecated name; read only if the      |
+// |                             |                        | variable above is unset                |
+// | ASCEND_PROCESS_LOG_PATH     | directory              | log root (highest precedence)          |
+// | ASCEND_WORK_PATH            | directory              | log root = $ASCEND_WORK_PATH/log       |
+// | HOME                        | directory              | log root = $HOME/ascend/log (default)  |
+// | ASCEND_HOST_LOG_FILE_NUM    | 1..1000, default 10    | files kept per process per directory   |
+// | ASCEND_LOG_SYNC_SAVE        | 0 / 1, default 0       | 1 = flush every line (none lost in a   |
+// |                             |                        | crash); 0 = flush on WARNING, ERROR,   |
+// |                             |                        | EVENT, FlushLogs() and at exit         |
+// Invalid values (other than described above) keep the default and print a warning on stderr.
 //
-// Line format (CANN's log library: "[%s] %s(%d,%s):%s " level, module, pid, process name,
+// Line format (CANN's log library: "[%s] %s(%d,%s):%s " = level, module, pid, process name,
 // timestamp; then the caller's "[file:line]tid func: " prefix; checked against real plogs):
-//   [ERROR] ASCENDCL(12345,app_name):2026-12-01-08:40:57.123.456 [memory.cc:123]12350 aclrtMalloc: msg
+//   [ERROR] ASCENDCL(12345,app):2026-12-01-08:40:57.123.456 [memory.cc:123]12350 aclrtMalloc: msg
+// clang-format on
 //   - level names DEBUG, INFO, WARNING, ERROR, EVENT; process name = basename of argv[0]
 //   - timestamp: local time yyyy-mm-dd-hh:mm:ss.mmm.uuu (milliseconds.microseconds)
 //   - file is the basename of the source file; tid is the kernel thread id (gettid)
@@ -124,13 +128,12 @@ inline bool LogEnabled(Module module, Level level) {
   if (m >= static_cast<unsigned>(kModuleCount) || level < Level::kDebug || level >= Level::kNull) {
     return false;
   }
-  return static_cast<int8_t>(level) >=
-         detail::g_levels.level[m].load(std::memory_order_relaxed);
+  return static_cast<int8_t>(level) >= detail::g_levels.level[m].load(std::memory_order_relaxed);
 }
 
 // Writes one line (no level check; callers check LogEnabled first). `file` may be a
-// path (its basename is printed); `func` may be null. `msg` must not end in a newline
-// (one is added). Never throws.
+// path (its basename is printed); `func` may be null (then no "func: " is printed).
+// Trailing newlines of `msg` are dropped; the line gets exactly one. Never throws.
 void LogWrite(Module module, Level level, const char* file, int line, const char* func,
               std::string_view msg) noexcept;
 
@@ -167,8 +170,12 @@ void FormatAndWrite(Module module, Level level, const char* file, int line, cons
     }                                                                                        \
   } while (false)
 
-#define ACLSIM_LOG_DEBUG(module, ...) ACLSIM_LOG_AT(module, ::aclsim::dfx::Level::kDebug, __VA_ARGS__)
+#define ACLSIM_LOG_DEBUG(module, ...) \
+  ACLSIM_LOG_AT(module, ::aclsim::dfx::Level::kDebug, __VA_ARGS__)
 #define ACLSIM_LOG_INFO(module, ...) ACLSIM_LOG_AT(module, ::aclsim::dfx::Level::kInfo, __VA_ARGS__)
-#define ACLSIM_LOG_WARN(module, ...) ACLSIM_LOG_AT(module, ::aclsim::dfx::Level::kWarning, __VA_ARGS__)
-#define ACLSIM_LOG_ERROR(module, ...) ACLSIM_LOG_AT(module, ::aclsim::dfx::Level::kError, __VA_ARGS__)
-#define ACLSIM_LOG_EVENT(module, ...) ACLSIM_LOG_AT(module, ::aclsim::dfx::Level::kEvent, __VA_ARGS__)
+#define ACLSIM_LOG_WARN(module, ...) \
+  ACLSIM_LOG_AT(module, ::aclsim::dfx::Level::kWarning, __VA_ARGS__)
+#define ACLSIM_LOG_ERROR(module, ...) \
+  ACLSIM_LOG_AT(module, ::aclsim::dfx::Level::kError, __VA_ARGS__)
+#define ACLSIM_LOG_EVENT(module, ...) \
+  ACLSIM_LOG_AT(module, ::aclsim::dfx::Level::kEvent, __VA_ARGS__)

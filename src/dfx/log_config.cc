@@ -13,15 +13,14 @@ namespace {
 // Module names of CANN's log_types.h (CANN 8.1 toolkit include/toolchain/log_types.h).
 // ASCEND_MODULE_LOG_LEVEL settings copied from a CANN setup name these; we accept them.
 constexpr std::string_view kCannModuleNames[] = {
-    "SLOG",     "IDEDD",      "SCC",      "HCCL",      "FMK",     "CCU",           "DVPP",
-    "RUNTIME",  "CCE",        "HDC",      "DRV",       "DEVMM",   "KERNEL",        "LIBMEDIA",
-    "CCECPU",   "ROS",        "HCCP",     "ROCE",      "TEFUSION", "PROFILING",    "DP",
-    "APP",      "TS",         "TSDUMP",   "AICPU",     "LP",      "TDT",           "FE",
-    "MD",       "MB",         "ME",       "IMU",       "IMP",     "GE",            "CAMERA",
-    "ASCENDCL", "TEEOS",      "ISP",      "SIS",       "HSM",     "DSS",           "PROCMGR",
-    "BBOX",     "AIVECTOR",   "TBE",      "FV",        "TUNE",    "HSS",           "FFTS",
-    "OP",       "UDF",        "HICAID",   "TSYNC",     "AUDIO",   "TPRT",          "ASCENDCKERNEL",
-    "ASYS",     "ATRACE",     "RTC",      "SYSMONITOR", "AML",    "ADETECT",
+    "SLOG",  "IDEDD",   "SCC",      "HCCL",       "FMK",    "CCU",      "DVPP",   "RUNTIME",
+    "CCE",   "HDC",     "DRV",      "DEVMM",      "KERNEL", "LIBMEDIA", "CCECPU", "ROS",
+    "HCCP",  "ROCE",    "TEFUSION", "PROFILING",  "DP",     "APP",      "TS",     "TSDUMP",
+    "AICPU", "LP",      "TDT",      "FE",         "MD",     "MB",       "ME",     "IMU",
+    "IMP",   "GE",      "CAMERA",   "ASCENDCL",   "TEEOS",  "ISP",      "SIS",    "HSM",
+    "DSS",   "PROCMGR", "BBOX",     "AIVECTOR",   "TBE",    "FV",       "TUNE",   "HSS",
+    "FFTS",  "OP",      "UDF",      "HICAID",     "TSYNC",  "AUDIO",    "TPRT",   "ASCENDCKERNEL",
+    "ASYS",  "ATRACE",  "RTC",      "SYSMONITOR", "AML",    "ADETECT",
 };
 
 // Strict non-negative decimal: digits only, at most 9 of them.
@@ -139,8 +138,8 @@ LogConfig ParseLogConfig(const EnvLookup& lookup) {
   if (const char* value = lookup("ASCEND_MODULE_LOG_LEVEL"); value != nullptr && value[0] != '\0') {
     std::string error;
     if (!ParseModuleLogLevels(value, &config.module_level, &error)) {
-      config.warnings.push_back(fmt::format(
-          "ASCEND_MODULE_LOG_LEVEL='{}' is ignored as a whole: {}", value, error));
+      config.warnings.push_back(
+          fmt::format("ASCEND_MODULE_LOG_LEVEL='{}' is ignored as a whole: {}", value, error));
     }
   }
 
@@ -158,14 +157,15 @@ LogConfig ParseLogConfig(const EnvLookup& lookup) {
 
   config.sync_save = ReadSwitch(lookup, "ASCEND_LOG_SYNC_SAVE", &config.warnings) == Switch::kOn;
 
-  if (const char* value = lookup("ASCEND_HOST_LOG_FILE_NUM"); value != nullptr && value[0] != '\0') {
+  if (const char* value = lookup("ASCEND_HOST_LOG_FILE_NUM");
+      value != nullptr && value[0] != '\0') {
     const std::optional<int> num = ParseNonNegativeInt(value);
     if (num.has_value() && *num >= kMinHostLogFileNum && *num <= kMaxHostLogFileNum) {
       config.host_log_file_num = *num;
     } else {
-      config.warnings.push_back(fmt::format(
-          "ASCEND_HOST_LOG_FILE_NUM='{}' is invalid (expected 1..1000); using {}", value,
-          kDefaultHostLogFileNum));
+      config.warnings.push_back(
+          fmt::format("ASCEND_HOST_LOG_FILE_NUM='{}' is invalid (expected 1..1000); using {}",
+                      value, kDefaultHostLogFileNum));
     }
   }
 

@@ -2518,6 +2518,22 @@ TEST(AbiAclCblas, EnumAclComputeType) {
   EXPECT_EQ(static_cast<long long>(ACL_COMPUTE_LOW_PRECISION), 1LL);
 }
 
+// ---- the manifest: every entry is declared by the headers with exactly its prototype ----
+
+#if defined(__GNUC__)
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wdeprecated-declarations"
+#endif
+#define VOID_RET
+#define ACL_FN(status, header, lib, ret, name, params, fail) \
+  static_assert(SameType<decltype(&name), ret(*) params>(), #name " has the manifest's prototype");
+#include "../../src/api/manifest/acl_api.def"
+#undef ACL_FN
+#undef VOID_RET
+#if defined(__GNUC__)
+#pragma GCC diagnostic pop
+#endif
+
 // ---- the manifest: one entry per exported function, counts per header and library ----
 
 namespace {

@@ -931,11 +931,8 @@ def fail_value(func, types):
 # Emission helpers
 # --------------------------------------------------------------------------------------
 
-LICENSE_LINE = 'SPDX-License-Identifier: Apache-2.0'
-
-
 def file_comment(stem, meta):
-    lines = ['/*', ' * %s -- %s.' % (meta['path'].replace('acl/', 'acl/', 1), meta['title']), ' *']
+    lines = ['/*', ' * %s -- %s.' % (meta['path'], meta['title']), ' *']
     for a in meta['about']:
         lines.append(' * ' + a)
     exported = block_comment('Exported by: %s.' % meta['lib'])
@@ -1111,14 +1108,13 @@ def func_decl_lines(func, visibility):
         notes.append(FUNC_NOTES[func.name])
     if notes:
         out += block_comment(' '.join(notes))
-    attrs = ''
     if func.deprecated:
         repl = DEPRECATION_NOTES[func.name][0] if func.name in DEPRECATION_NOTES else ' or '.join(func.deprecated)
         msg = 'ACL_DEPRECATED_MESSAGE(%s)' % c_str('use %s instead' % repl)
         if len(msg) > 100:
             msg = 'ACL_DEPRECATED_MESSAGE(\n    %s)' % c_str('use %s instead' % repl)
         out.append(msg)
-    prefix = '%s%s %s %s' % (attrs, visibility, func.ret, func.name)
+    prefix = '%s %s %s' % (visibility, func.ret, func.name)
     params = [p.decl for p in func.params]
     out.append(wrap_decl(prefix, params))
     return out
@@ -1942,8 +1938,24 @@ def render_gtest(headers, types, funcs_by_header):
             out.extend(lines)
             out.append('}')
             out.append('')
-    # manifest counts
+    # manifest: declared by the headers with exactly the manifest's prototype
     out += [
+        '// ---- the manifest: every entry is declared by the headers with exactly its prototype ----',
+        '',
+        '#if defined(__GNUC__)',
+        '#pragma GCC diagnostic push',
+        '#pragma GCC diagnostic ignored "-Wdeprecated-declarations"',
+        '#endif',
+        '#define VOID_RET',
+        '#define ACL_FN(status, header, lib, ret, name, params, fail) \\',
+        '  static_assert(SameType<decltype(&name), ret(*) params>(), #name " has the manifest\'s prototype");',
+        '#include "../../src/api/manifest/acl_api.def"',
+        '#undef ACL_FN',
+        '#undef VOID_RET',
+        '#if defined(__GNUC__)',
+        '#pragma GCC diagnostic pop',
+        '#endif',
+        '',
         '// ---- the manifest: one entry per exported function, counts per header and library ----',
         '',
         'namespace {',
@@ -2154,3 +2166,5 @@ if __name__ == '__main__':
     except GenError as e:
         sys.stderr.write('gen_acl_api: error: %s\n' % e)
         sys.exit(1)
+    except BrokenPipeError:  # output piped into e.g. head
+        sys.exit(0)

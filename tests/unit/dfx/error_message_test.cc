@@ -63,7 +63,10 @@ TEST_F(RecentErrMsgTest, PointerStaysValidUntilNextCallOnSameThread) {
   const char* first = RecentErrorCStr();
   ASSERT_NE(first, nullptr);
   SetRecentError("later");  // recording does not touch the returned string
-  std::thread([] { SetRecentError("other thread"); (void)RecentErrorCStr(); }).join();
+  std::thread([] {
+    SetRecentError("other thread");
+    (void)RecentErrorCStr();
+  }).join();
   EXPECT_STREQ(first, "kept");
   EXPECT_STREQ(RecentErrorCStr(), "later");
 }

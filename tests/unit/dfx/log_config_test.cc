@@ -66,8 +66,7 @@ TEST(LogConfigTest, ModuleLevelAcceptsCannModulesAclsimDoesNotUse) {
 TEST(LogConfigTest, MalformedModuleLevelIsIgnoredAsAWholeWithWarning) {
   // CANN: a format error or an unsupported module name makes the whole value ineffective.
   for (const char* bad : {"RUNTIME=0:FOO=1", "RUNTIME=0:ASCENDCL", "RUNTIME=0:ASCENDCL=5",
-                          "RUNTIME=0;ASCENDCL=1", "RUNTIME = 0", "=1", "RUNTIME=0:",
-                          "runtime=0"}) {
+                          "RUNTIME=0;ASCENDCL=1", "RUNTIME = 0", "=1", "RUNTIME=0:", "runtime=0"}) {
     const LogConfig config =
         Parse({{"ASCEND_GLOBAL_LOG_LEVEL", "2"}, {"ASCEND_MODULE_LOG_LEVEL", bad}});
     EXPECT_EQ(LevelOf(config, Module::kRuntime), 2) << bad;

@@ -169,8 +169,8 @@ TEST_F(LogTest, FileModeWritesDebugPlogWithCannNameAndFormat) {
   const std::string expected_dir = DebugDir() + "/";
   ASSERT_EQ(files[0].rfind(expected_dir, 0), 0u) << files[0];
   const std::string name = files[0].substr(expected_dir.size());
-  EXPECT_TRUE(std::regex_match(name, std::regex("plog-" + std::to_string(getpid()) +
-                                                R"(_20\d{15}\.log)")))
+  EXPECT_TRUE(
+      std::regex_match(name, std::regex("plog-" + std::to_string(getpid()) + R"(_20\d{15}\.log)")))
       << name;
   const std::vector<std::string> lines = ReadLines(files[0]);
   ASSERT_EQ(lines.size(), 1u);

@@ -2,18 +2,24 @@
 
 #include <stdlib.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
 #include <stdexcept>
-#include <algorithm>
 
 namespace aclsim::dfx::testing {
 
 const char* const kLogEnvVars[] = {
-    "ASCEND_GLOBAL_LOG_LEVEL",    "ASCEND_MODULE_LOG_LEVEL",     "ASCEND_GLOBAL_EVENT_ENABLE",
-    "ASCEND_LOG_PRINT_TO_STDOUT", "ASCEND_SLOG_PRINT_TO_STDOUT", "ASCEND_PROCESS_LOG_PATH",
-    "ASCEND_WORK_PATH",           "ASCEND_HOST_LOG_FILE_NUM",    "ASCEND_LOG_SYNC_SAVE",
+    "ASCEND_GLOBAL_LOG_LEVEL",
+    "ASCEND_MODULE_LOG_LEVEL",
+    "ASCEND_GLOBAL_EVENT_ENABLE",
+    "ASCEND_LOG_PRINT_TO_STDOUT",
+    "ASCEND_SLOG_PRINT_TO_STDOUT",
+    "ASCEND_PROCESS_LOG_PATH",
+    "ASCEND_WORK_PATH",
+    "ASCEND_HOST_LOG_FILE_NUM",
+    "ASCEND_LOG_SYNC_SAVE",
     nullptr,
 };
 

@@ -1,0 +1,6 @@
+#!/usr/bin/env bash
+# Regenerates the API coverage table in README.md from src/api/manifest/acl_api.def.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+scripts/build.sh release >/dev/null
+build/release/tools/api_table/aclsim-api-table --update README.md
