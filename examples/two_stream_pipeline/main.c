@@ -20,25 +20,25 @@
 
 #include "acl/acl.h"
 
-#define CHECK(call)                                                                 \
-  do {                                                                              \
-    aclError err_ = (call);                                                         \
-    if (err_ != ACL_SUCCESS) {                                                      \
-      fprintf(stderr, "%s:%d: %s failed: %d (%s)\n", __FILE__, __LINE__, #call,     \
-              (int)err_, aclGetRecentErrMsg() ? aclGetRecentErrMsg() : "");         \
-      exit(1);                                                                      \
-    }                                                                               \
+#define CHECK(call)                                                                        \
+  do {                                                                                     \
+    aclError err_ = (call);                                                                \
+    if (err_ != ACL_SUCCESS) {                                                             \
+      fprintf(stderr, "%s:%d: %s failed: %d (%s)\n", __FILE__, __LINE__, #call, (int)err_, \
+              aclGetRecentErrMsg() ? aclGetRecentErrMsg() : "");                           \
+      exit(1);                                                                             \
+    }                                                                                      \
   } while (0)
 
-#define EXPECT_ERROR(call)                                                     \
-  do {                                                                         \
-    aclError err_ = (call);                                                    \
-    const char* msg_ = aclGetRecentErrMsg();                                   \
-    printf("  %-58s -> %d: %s\n", #call, (int)err_, msg_ ? msg_ : "(none)");   \
-    if (err_ == ACL_SUCCESS) {                                                 \
-      fprintf(stderr, "expected %s to fail\n", #call);                         \
-      exit(1);                                                                 \
-    }                                                                          \
+#define EXPECT_ERROR(call)                                                   \
+  do {                                                                       \
+    aclError err_ = (call);                                                  \
+    const char* msg_ = aclGetRecentErrMsg();                                 \
+    printf("  %-58s -> %d: %s\n", #call, (int)err_, msg_ ? msg_ : "(none)"); \
+    if (err_ == ACL_SUCCESS) {                                               \
+      fprintf(stderr, "expected %s to fail\n", #call);                       \
+      exit(1);                                                               \
+    }                                                                        \
   } while (0)
 
 static volatile int g_stop_reporting = 0;

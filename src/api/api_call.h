@@ -15,8 +15,8 @@
 // Thread-safety: all functions may be called concurrently.
 #pragma once
 
-#include <new>
 #include <exception>
+#include <new>
 
 #include "acl/acl_base.h"
 #include "common/status.h"

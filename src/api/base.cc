@@ -45,7 +45,8 @@ aclError aclDestroyDataBuffer(const aclDataBuffer* dataBuffer) {
 
 aclError aclUpdateDataBuffer(aclDataBuffer* dataBuffer, void* data, size_t size) {
   return api::ApiCall(__func__, [&]() -> Status {
-    ACLSIM_ASSIGN_OR_RETURN(auto buffer, core::LookupHandle<aclDataBuffer>(dataBuffer, "dataBuffer"));
+    ACLSIM_ASSIGN_OR_RETURN(auto buffer,
+                            core::LookupHandle<aclDataBuffer>(dataBuffer, "dataBuffer"));
     if (data == nullptr && size != 0) {
       return Err(StatusCode::kInvalidParam, "data is NULL but size is {} (use size 0)", size);
     }
@@ -57,14 +58,16 @@ aclError aclUpdateDataBuffer(aclDataBuffer* dataBuffer, void* data, size_t size)
 
 void* aclGetDataBufferAddr(const aclDataBuffer* dataBuffer) {
   return api::ValueCall<void*>(__func__, nullptr, [&]() -> Result<void*> {
-    ACLSIM_ASSIGN_OR_RETURN(auto buffer, core::LookupHandle<aclDataBuffer>(dataBuffer, "dataBuffer"));
+    ACLSIM_ASSIGN_OR_RETURN(auto buffer,
+                            core::LookupHandle<aclDataBuffer>(dataBuffer, "dataBuffer"));
     return buffer->data;
   });
 }
 
 uint32_t aclGetDataBufferSize(const aclDataBuffer* dataBuffer) {
   return api::ValueCall<uint32_t>(__func__, 0, [&]() -> Result<uint32_t> {
-    ACLSIM_ASSIGN_OR_RETURN(auto buffer, core::LookupHandle<aclDataBuffer>(dataBuffer, "dataBuffer"));
+    ACLSIM_ASSIGN_OR_RETURN(auto buffer,
+                            core::LookupHandle<aclDataBuffer>(dataBuffer, "dataBuffer"));
     if (buffer->size > 0xffffffffU) {
       return Err(StatusCode::kInvalidParam,
                  "buffer size {} does not fit uint32_t: use aclGetDataBufferSizeV2", buffer->size);
@@ -75,7 +78,8 @@ uint32_t aclGetDataBufferSize(const aclDataBuffer* dataBuffer) {
 
 size_t aclGetDataBufferSizeV2(const aclDataBuffer* dataBuffer) {
   return api::ValueCall<size_t>(__func__, 0, [&]() -> Result<size_t> {
-    ACLSIM_ASSIGN_OR_RETURN(auto buffer, core::LookupHandle<aclDataBuffer>(dataBuffer, "dataBuffer"));
+    ACLSIM_ASSIGN_OR_RETURN(auto buffer,
+                            core::LookupHandle<aclDataBuffer>(dataBuffer, "dataBuffer"));
     return buffer->size;
   });
 }
@@ -88,20 +92,26 @@ size_t aclDataTypeSize(aclDataType dataType) {
     case ACL_HIFLOAT8:
     case ACL_FLOAT8_E5M2:
     case ACL_FLOAT8_E4M3FN:
-    case ACL_FLOAT8_E8M0: return 1;
+    case ACL_FLOAT8_E8M0:
+      return 1;
     case ACL_FLOAT16:
     case ACL_BF16:
     case ACL_INT16:
-    case ACL_UINT16: return 2;
+    case ACL_UINT16:
+      return 2;
     case ACL_FLOAT:
     case ACL_INT32:
     case ACL_UINT32:
-    case ACL_COMPLEX32: return 4;
+    case ACL_COMPLEX32:
+      return 4;
     case ACL_INT64:
     case ACL_UINT64:
     case ACL_DOUBLE:
-    case ACL_COMPLEX64: return 8;
-    case ACL_COMPLEX128: return 16;
-    default: return 0;  // undefined, string and sub-byte types have no whole-byte size
+    case ACL_COMPLEX64:
+      return 8;
+    case ACL_COMPLEX128:
+      return 16;
+    default:
+      return 0;  // undefined, string and sub-byte types have no whole-byte size
   }
 }

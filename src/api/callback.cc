@@ -66,7 +66,8 @@ aclError aclrtLaunchHostFunc(aclrtStream stream, aclrtHostFunc fn, void* args) {
   return api::ApiCall(__func__, [&]() -> Status {
     ACLSIM_RETURN_IF_ERROR(api::CheckNotNull(reinterpret_cast<const void*>(fn), "fn"));
     ACLSIM_ASSIGN_OR_RETURN(auto runtime, core::Runtime::Get());
-    return core::LaunchHostFunc(*runtime, [fn, args]() { fn(args); }, stream);
+    return core::LaunchHostFunc(
+        *runtime, [fn, args]() { fn(args); }, stream);
   });
 }
 

@@ -84,3 +84,66 @@ aclError aclrtCtxGetCurrentDefaultStream(aclrtStream* stream) {
     return Status::Ok();
   });
 }
+
+namespace {
+
+aclsim::Status CheckSysParam(aclSysParamOpt opt) {
+  if (opt < ACL_OPT_DETERMINISTIC || opt > ACL_OPT_ENABLE_KERNEL_EARLY_START) {
+    return Err(StatusCode::kInvalidParam, "opt {} is not an aclSysParamOpt", static_cast<int>(opt));
+  }
+  return Status::Ok();
+}
+
+}  // namespace
+
+aclError aclrtSetSysParamOpt(aclSysParamOpt opt, int64_t value) {
+  return api::ApiCall(__func__, [&]() -> Status {
+    ACLSIM_RETURN_IF_ERROR(CheckSysParam(opt));
+    ACLSIM_ASSIGN_OR_RETURN(auto runtime, core::Runtime::Get());
+    runtime->params().Set(opt, value);
+    return Status::Ok();
+  });
+}
+
+aclError aclrtGetSysParamOpt(aclSysParamOpt opt, int64_t* value) {
+  return api::ApiCall(__func__, [&]() -> Status {
+    ACLSIM_RETURN_IF_ERROR(CheckSysParam(opt));
+    ACLSIM_RETURN_IF_ERROR(api::CheckNotNull(value, "value"));
+    ACLSIM_ASSIGN_OR_RETURN(auto runtime, core::Runtime::Get());
+    ACLSIM_ASSIGN_OR_RETURN(*value, runtime->params().Get(opt));
+    return Status::Ok();
+  });
+}
+
+aclError aclrtCtxSetSysParamOpt(aclSysParamOpt opt, int64_t value) {
+  return api::ApiCall(__func__, [&]() -> Status {
+    ACLSIM_RETURN_IF_ERROR(CheckSysParam(opt));
+    ACLSIM_ASSIGN_OR_RETURN(auto runtime, core::Runtime::Get());
+    ACLSIM_ASSIGN_OR_RETURN(auto context, runtime->CurrentContext());
+    context->params().Set(opt, value);
+    return Status::Ok();
+  });
+}
+
+aclError aclrtCtxGetSysParamOpt(aclSysParamOpt opt, int64_t* value) {
+  return api::ApiCall(__func__, [&]() -> Status {
+    ACLSIM_RETURN_IF_ERROR(CheckSysParam(opt));
+    ACLSIM_RETURN_IF_ERROR(api::CheckNotNull(value, "value"));
+    ACLSIM_ASSIGN_OR_RETURN(auto runtime, core::Runtime::Get());
+    ACLSIM_ASSIGN_OR_RETURN(auto context, runtime->CurrentContext());
+    ACLSIM_ASSIGN_OR_RETURN(*value, context->params().Get(opt));
+    return Status::Ok();
+  });
+}
+
+aclError aclrtGetPrimaryCtxState(int32_t deviceId, uint32_t* flags, int32_t* active) {
+  return api::ApiCall(__func__, [&]() -> Status {
+    ACLSIM_RETURN_IF_ERROR(api::CheckNotNull(flags, "flags"));
+    ACLSIM_RETURN_IF_ERROR(api::CheckNotNull(active, "active"));
+    ACLSIM_ASSIGN_OR_RETURN(auto runtime, core::Runtime::Get());
+    ACLSIM_RETURN_IF_ERROR(runtime->CheckDeviceId(deviceId));
+    *flags = 0;
+    *active = runtime->OpenedDevice(deviceId).ok() ? 1 : 0;
+    return Status::Ok();
+  });
+}

@@ -209,21 +209,41 @@ aclError aclrtGetDeviceInfo(uint32_t deviceId, aclrtDevAttr attr, int64_t* value
     ACLSIM_ASSIGN_OR_RETURN(auto runtime, core::Runtime::Get());
     ACLSIM_ASSIGN_OR_RETURN(auto props, runtime->DeviceProps(static_cast<int32_t>(deviceId)));
     switch (attr) {
-      case ACL_DEV_ATTR_AICPU_CORE_NUM: *value = props.aicpu_num; break;
+      case ACL_DEV_ATTR_AICPU_CORE_NUM:
+        *value = props.aicpu_num;
+        break;
       case ACL_DEV_ATTR_AICORE_CORE_NUM:
-      case ACL_DEV_ATTR_CUBE_CORE_NUM: *value = props.aicore_num; break;
-      case ACL_DEV_ATTR_VECTOR_CORE_NUM: *value = props.vector_core_num; break;
-      case ACL_DEV_ATTR_UBUF_PER_VECTOR_CORE: *value = static_cast<int64_t>(props.ub_bytes); break;
-      case ACL_DEV_ATTR_TOTAL_GLOBAL_MEM_SIZE: *value = static_cast<int64_t>(props.hbm_bytes); break;
-      case ACL_DEV_ATTR_L2_CACHE_SIZE: *value = static_cast<int64_t>(props.l2_bytes); break;
-      case ACL_DEV_ATTR_NPU_ARCH: *value = props.npu_arch; break;
-      case ACL_DEV_ATTR_PHY_CHIP_ID: *value = runtime->PhysicalId(static_cast<int32_t>(deviceId)); break;
-      case ACL_DEV_ATTR_IS_VIRTUAL: *value = 0; break;
+      case ACL_DEV_ATTR_CUBE_CORE_NUM:
+        *value = props.aicore_num;
+        break;
+      case ACL_DEV_ATTR_VECTOR_CORE_NUM:
+        *value = props.vector_core_num;
+        break;
+      case ACL_DEV_ATTR_UBUF_PER_VECTOR_CORE:
+        *value = static_cast<int64_t>(props.ub_bytes);
+        break;
+      case ACL_DEV_ATTR_TOTAL_GLOBAL_MEM_SIZE:
+        *value = static_cast<int64_t>(props.hbm_bytes);
+        break;
+      case ACL_DEV_ATTR_L2_CACHE_SIZE:
+        *value = static_cast<int64_t>(props.l2_bytes);
+        break;
+      case ACL_DEV_ATTR_NPU_ARCH:
+        *value = props.npu_arch;
+        break;
+      case ACL_DEV_ATTR_PHY_CHIP_ID:
+        *value = runtime->PhysicalId(static_cast<int32_t>(deviceId));
+        break;
+      case ACL_DEV_ATTR_IS_VIRTUAL:
+        *value = 0;
+        break;
       case ACL_DEV_ATTR_SMP_ID:
       case ACL_DEV_ATTR_SUPER_POD_DEVICE_ID:
       case ACL_DEV_ATTR_SUPER_POD_SERVER_ID:
       case ACL_DEV_ATTR_SUPER_POD_ID:
-      case ACL_DEV_ATTR_MAINBOARD_ID: *value = 0; break;
+      case ACL_DEV_ATTR_MAINBOARD_ID:
+        *value = 0;
+        break;
       default:
         return Err(StatusCode::kFeatureUnsupported,
                    "device attribute {} is not available on the simulated {}",
@@ -239,9 +259,15 @@ aclError aclGetDeviceCapability(uint32_t deviceId, aclDeviceInfo deviceInfo, int
     ACLSIM_ASSIGN_OR_RETURN(auto runtime, core::Runtime::Get());
     ACLSIM_ASSIGN_OR_RETURN(auto props, runtime->DeviceProps(static_cast<int32_t>(deviceId)));
     switch (deviceInfo) {
-      case ACL_DEVICE_INFO_AI_CORE_NUM: *value = props.aicore_num; break;
-      case ACL_DEVICE_INFO_VECTOR_CORE_NUM: *value = props.vector_core_num; break;
-      case ACL_DEVICE_INFO_L2_SIZE: *value = static_cast<int64_t>(props.l2_bytes); break;
+      case ACL_DEVICE_INFO_AI_CORE_NUM:
+        *value = props.aicore_num;
+        break;
+      case ACL_DEVICE_INFO_VECTOR_CORE_NUM:
+        *value = props.vector_core_num;
+        break;
+      case ACL_DEVICE_INFO_L2_SIZE:
+        *value = static_cast<int64_t>(props.l2_bytes);
+        break;
       default:
         return Err(StatusCode::kInvalidParam, "deviceInfo {} is not an aclDeviceInfo",
                    static_cast<int>(deviceInfo));

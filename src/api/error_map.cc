@@ -11,39 +11,74 @@ namespace {
 
 aclError MapCode(StatusCode code) {
   switch (code) {
-    case StatusCode::kOk: return ACL_SUCCESS;
-    case StatusCode::kInvalidParam: return ACL_ERROR_INVALID_PARAM;
-    case StatusCode::kUninitialized: return ACL_ERROR_UNINITIALIZE;
-    case StatusCode::kRepeatInitialize: return ACL_ERROR_REPEAT_INITIALIZE;
-    case StatusCode::kRepeatFinalize: return ACL_ERROR_REPEAT_FINALIZE;
-    case StatusCode::kInvalidFile: return ACL_ERROR_INVALID_FILE;
-    case StatusCode::kParseFile: return ACL_ERROR_PARSE_FILE;
-    case StatusCode::kInvalidDevice: return ACL_ERROR_RT_INVALID_DEVICEID;
-    case StatusCode::kInvalidHandle: return ACL_ERROR_RT_INVALID_HANDLE;
-    case StatusCode::kContextNull: return ACL_ERROR_RT_CONTEXT_NULL;
-    case StatusCode::kStreamContext: return ACL_ERROR_RT_STREAM_CONTEXT;
-    case StatusCode::kBadAlloc: return ACL_ERROR_BAD_ALLOC;
-    case StatusCode::kDeviceOom: return ACL_ERROR_RT_MEMORY_ALLOCATION;
-    case StatusCode::kMemoryFree: return ACL_ERROR_RT_MEMORY_FREE;
-    case StatusCode::kInvalidMemoryType: return ACL_ERROR_RT_INVALID_MEMORY_TYPE;
-    case StatusCode::kAddrUnaligned: return ACL_ERROR_RT_ADDR_UNALIGNED;
-    case StatusCode::kNotSupported: return ACL_ERROR_API_NOT_SUPPORT;
-    case StatusCode::kFeatureUnsupported: return ACL_ERROR_RT_FEATURE_NOT_SUPPORT;
-    case StatusCode::kStreamSyncTimeout: return ACL_ERROR_RT_STREAM_SYNC_TIMEOUT;
-    case StatusCode::kEventSyncTimeout: return ACL_ERROR_RT_EVENT_SYNC_TIMEOUT;
-    case StatusCode::kWaitTimeout: return ACL_ERROR_WAIT_CALLBACK_TIMEOUT;
-    case StatusCode::kNoStreamResource: return ACL_ERROR_RT_NO_STREAM_RESOURCE;
-    case StatusCode::kNoEventResource: return ACL_ERROR_RT_NO_EVENT_RESOURCE;
-    case StatusCode::kEventNotComplete: return ACL_ERROR_RT_EVENT_NOT_COMPLETE;
-    case StatusCode::kEventTimestampInvalid: return ACL_ERROR_RT_EVENT_TIMESTAMP_INVALID;
-    case StatusCode::kRepeatSubscribe: return ACL_ERROR_REPEAT_SUBSCRIBE;
-    case StatusCode::kStreamNotSubscribe: return ACL_ERROR_STREAM_NOT_SUBSCRIBE;
-    case StatusCode::kThreadNotSubscribe: return ACL_ERROR_THREAD_NOT_SUBSCRIBE;
-    case StatusCode::kResourceNotMatch: return ACL_ERROR_RESOURCE_NOT_MATCH;
-    case StatusCode::kPeerAccessDenied: return ACL_ERROR_RT_NO_PERMISSION;
-    case StatusCode::kTaskFailed: return ACL_ERROR_RT_TS_ERROR;
-    case StatusCode::kDeviceTaskAbort: return ACL_ERROR_RT_DEVICE_TASK_ABORT;
-    case StatusCode::kInternal: return ACL_ERROR_INTERNAL_ERROR;
+    case StatusCode::kOk:
+      return ACL_SUCCESS;
+    case StatusCode::kInvalidParam:
+      return ACL_ERROR_INVALID_PARAM;
+    case StatusCode::kUninitialized:
+      return ACL_ERROR_UNINITIALIZE;
+    case StatusCode::kRepeatInitialize:
+      return ACL_ERROR_REPEAT_INITIALIZE;
+    case StatusCode::kRepeatFinalize:
+      return ACL_ERROR_REPEAT_FINALIZE;
+    case StatusCode::kInvalidFile:
+      return ACL_ERROR_INVALID_FILE;
+    case StatusCode::kParseFile:
+      return ACL_ERROR_PARSE_FILE;
+    case StatusCode::kInvalidDevice:
+      return ACL_ERROR_RT_INVALID_DEVICEID;
+    case StatusCode::kInvalidHandle:
+      return ACL_ERROR_RT_INVALID_HANDLE;
+    case StatusCode::kContextNull:
+      return ACL_ERROR_RT_CONTEXT_NULL;
+    case StatusCode::kStreamContext:
+      return ACL_ERROR_RT_STREAM_CONTEXT;
+    case StatusCode::kBadAlloc:
+      return ACL_ERROR_BAD_ALLOC;
+    case StatusCode::kDeviceOom:
+      return ACL_ERROR_RT_MEMORY_ALLOCATION;
+    case StatusCode::kMemoryFree:
+      return ACL_ERROR_RT_MEMORY_FREE;
+    case StatusCode::kInvalidMemoryType:
+      return ACL_ERROR_RT_INVALID_MEMORY_TYPE;
+    case StatusCode::kAddrUnaligned:
+      return ACL_ERROR_RT_ADDR_UNALIGNED;
+    case StatusCode::kNotSupported:
+      return ACL_ERROR_API_NOT_SUPPORT;
+    case StatusCode::kFeatureUnsupported:
+      return ACL_ERROR_RT_FEATURE_NOT_SUPPORT;
+    case StatusCode::kStreamSyncTimeout:
+      return ACL_ERROR_RT_STREAM_SYNC_TIMEOUT;
+    case StatusCode::kEventSyncTimeout:
+      return ACL_ERROR_RT_EVENT_SYNC_TIMEOUT;
+    case StatusCode::kWaitTimeout:
+      return ACL_ERROR_WAIT_CALLBACK_TIMEOUT;
+    case StatusCode::kNoStreamResource:
+      return ACL_ERROR_RT_NO_STREAM_RESOURCE;
+    case StatusCode::kNoEventResource:
+      return ACL_ERROR_RT_NO_EVENT_RESOURCE;
+    case StatusCode::kEventNotComplete:
+      return ACL_ERROR_RT_EVENT_NOT_COMPLETE;
+    case StatusCode::kEventTimestampInvalid:
+      return ACL_ERROR_RT_EVENT_TIMESTAMP_INVALID;
+    case StatusCode::kRepeatSubscribe:
+      return ACL_ERROR_REPEAT_SUBSCRIBE;
+    case StatusCode::kStreamNotSubscribe:
+      return ACL_ERROR_STREAM_NOT_SUBSCRIBE;
+    case StatusCode::kThreadNotSubscribe:
+      return ACL_ERROR_THREAD_NOT_SUBSCRIBE;
+    case StatusCode::kResourceNotMatch:
+      return ACL_ERROR_RESOURCE_NOT_MATCH;
+    case StatusCode::kPeerAccessDenied:
+      return ACL_ERROR_RT_NO_PERMISSION;
+    case StatusCode::kTaskFailed:
+      return ACL_ERROR_RT_TS_ERROR;
+    case StatusCode::kDeviceTaskAbort:
+      return ACL_ERROR_RT_DEVICE_TASK_ABORT;
+    case StatusCode::kSysParamNotSet:
+      return ACL_ERROR_RT_SYSPARAMOPT_NOT_SET;
+    case StatusCode::kInternal:
+      return ACL_ERROR_INTERNAL_ERROR;
   }
   return ACL_ERROR_INTERNAL_ERROR;
 }

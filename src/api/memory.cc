@@ -15,14 +15,19 @@ namespace {
 
 Result<core::CopyKind> ToCopyKind(aclrtMemcpyKind kind) {
   switch (kind) {
-    case ACL_MEMCPY_HOST_TO_HOST: return core::CopyKind::kHostToHost;
+    case ACL_MEMCPY_HOST_TO_HOST:
+      return core::CopyKind::kHostToHost;
     case ACL_MEMCPY_HOST_TO_DEVICE:
-    case ACL_MEMCPY_HOST_TO_BUF_TO_DEVICE: return core::CopyKind::kHostToDevice;
-    case ACL_MEMCPY_DEVICE_TO_HOST: return core::CopyKind::kDeviceToHost;
+    case ACL_MEMCPY_HOST_TO_BUF_TO_DEVICE:
+      return core::CopyKind::kHostToDevice;
+    case ACL_MEMCPY_DEVICE_TO_HOST:
+      return core::CopyKind::kDeviceToHost;
     case ACL_MEMCPY_DEVICE_TO_DEVICE:
     case ACL_MEMCPY_INNER_DEVICE_TO_DEVICE:
-    case ACL_MEMCPY_INTER_DEVICE_TO_DEVICE: return core::CopyKind::kDeviceToDevice;
-    case ACL_MEMCPY_DEFAULT: return core::CopyKind::kDefault;
+    case ACL_MEMCPY_INTER_DEVICE_TO_DEVICE:
+      return core::CopyKind::kDeviceToDevice;
+    case ACL_MEMCPY_DEFAULT:
+      return core::CopyKind::kDefault;
   }
   return Err(StatusCode::kInvalidParam, "kind {} is not an aclrtMemcpyKind",
              static_cast<int>(kind));
@@ -107,9 +112,8 @@ aclError aclrtMemcpy2d(void* dst, size_t dpitch, const void* src, size_t spitch,
   });
 }
 
-aclError aclrtMemcpy2dAsync(void* dst, size_t dpitch, const void* src, size_t spitch,
-                            size_t width, size_t height, aclrtMemcpyKind kind,
-                            aclrtStream stream) {
+aclError aclrtMemcpy2dAsync(void* dst, size_t dpitch, const void* src, size_t spitch, size_t width,
+                            size_t height, aclrtMemcpyKind kind, aclrtStream stream) {
   return api::ApiCall(__func__, [&]() -> Status {
     ACLSIM_ASSIGN_OR_RETURN(auto copy_kind, ToCopyKind(kind));
     ACLSIM_ASSIGN_OR_RETURN(auto runtime, core::Runtime::Get());
@@ -143,7 +147,9 @@ aclError aclrtGetMemInfo(aclrtMemAttr attr, size_t* free, size_t* total) {
       case ACL_DDR_MEM_HUGE:
       case ACL_DDR_MEM_NORMAL:
       case ACL_DDR_MEM_P2P_HUGE:
-      case ACL_DDR_MEM_P2P_NORMAL: hbm = false; break;
+      case ACL_DDR_MEM_P2P_NORMAL:
+        hbm = false;
+        break;
       case ACL_HBM_MEM:
       case ACL_HBM_MEM_HUGE:
       case ACL_HBM_MEM_NORMAL:
@@ -156,7 +162,8 @@ aclError aclrtGetMemInfo(aclrtMemAttr attr, size_t* free, size_t* total) {
       case ACL_MEM_HUGE1G:
       case ACL_MEM_P2P_NORMAL:
       case ACL_MEM_P2P_HUGE:
-      case ACL_MEM_P2P_HUGE1G: break;
+      case ACL_MEM_P2P_HUGE1G:
+        break;
       default:
         return Err(StatusCode::kInvalidParam, "attr {} is not an aclrtMemAttr",
                    static_cast<int>(attr));

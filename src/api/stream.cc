@@ -80,10 +80,14 @@ aclError aclrtSetStreamConfigOpt(aclrtStreamConfigHandle* handle, aclrtStreamCon
       return Status::Ok();
     };
     switch (attr) {
-      case ACL_RT_STREAM_WORK_ADDR_PTR: return copy(&config->value.workptr, sizeof(void*));
-      case ACL_RT_STREAM_WORK_SIZE: return copy(&config->value.workSize, sizeof(size_t));
-      case ACL_RT_STREAM_FLAG: return copy(&config->value.flag, sizeof(size_t));
-      case ACL_RT_STREAM_PRIORITY: return copy(&config->value.priority, sizeof(uint32_t));
+      case ACL_RT_STREAM_WORK_ADDR_PTR:
+        return copy(&config->value.workptr, sizeof(void*));
+      case ACL_RT_STREAM_WORK_SIZE:
+        return copy(&config->value.workSize, sizeof(size_t));
+      case ACL_RT_STREAM_FLAG:
+        return copy(&config->value.flag, sizeof(size_t));
+      case ACL_RT_STREAM_PRIORITY:
+        return copy(&config->value.priority, sizeof(uint32_t));
       default:
         return Err(StatusCode::kInvalidParam, "attr {} is not an aclrtStreamConfigAttr",
                    static_cast<int>(attr));
@@ -239,7 +243,9 @@ aclError aclrtGetStreamAttribute(aclrtStream stream, aclrtStreamAttr stmAttrType
     ACLSIM_ASSIGN_OR_RETURN(auto resolved, runtime->ResolveStream(stream, "stream"));
     std::memset(value, 0, sizeof(*value));
     switch (stmAttrType) {
-      case ACL_STREAM_ATTR_FAILURE_MODE: value->failureMode = resolved->failure_mode(); break;
+      case ACL_STREAM_ATTR_FAILURE_MODE:
+        value->failureMode = resolved->failure_mode();
+        break;
       case ACL_STREAM_ATTR_PRIORITY:
         value->streamPriority = static_cast<uint32_t>(resolved->priority());
         break;

@@ -19,38 +19,39 @@ namespace aclsim {
 // Internal error kinds. Each maps to exactly one documented aclError (see error_map.cc).
 enum class StatusCode {
   kOk = 0,
-  kInvalidParam,          // a plain argument is out of range / NULL where not allowed
-  kUninitialized,         // aclInit has not been called
-  kRepeatInitialize,      // aclInit called twice
-  kRepeatFinalize,        // aclFinalize without aclInit
-  kInvalidFile,           // config / model file missing or unreadable
-  kParseFile,             // config file malformed
-  kInvalidDevice,         // device id out of range or not visible
-  kInvalidHandle,         // destroyed, foreign or wrong-kind handle
-  kContextNull,           // no current context on this thread
-  kStreamContext,         // stream does not belong to the current context/device
-  kBadAlloc,              // host allocation failed
-  kDeviceOom,             // device memory exhausted
-  kMemoryFree,            // free of an address that is not a live allocation
-  kInvalidMemoryType,     // policy/type bits not supported
-  kAddrUnaligned,         // address alignment violated
-  kNotSupported,          // API not supported (yet)
-  kFeatureUnsupported,    // feature not available on this SoC / backend
-  kStreamSyncTimeout,     // aclrtSynchronizeStreamWithTimeout expired
-  kEventSyncTimeout,      // aclrtSynchronizeEventWithTimeout expired
-  kWaitTimeout,           // aclrtProcessReport and other waits expired
-  kNoStreamResource,      // SoC stream limit reached
-  kNoEventResource,       // SoC event limit reached
-  kEventNotComplete,      // event has not completed (query)
-  kEventTimestampInvalid, // event never recorded / not complete for timing
-  kRepeatSubscribe,       // stream already subscribed to a report thread
-  kStreamNotSubscribe,    // stream has no report thread
-  kThreadNotSubscribe,    // thread has no subscribed stream
-  kResourceNotMatch,      // resources of different devices / contexts mixed
-  kPeerAccessDenied,      // cross-device copy without peer access enabled
-  kTaskFailed,            // a device task failed (see exception info)
-  kDeviceTaskAbort,       // work dropped by a forced destroy / reset
-  kInternal,              // a bug in aclsim
+  kInvalidParam,           // a plain argument is out of range / NULL where not allowed
+  kUninitialized,          // aclInit has not been called
+  kRepeatInitialize,       // aclInit called twice
+  kRepeatFinalize,         // aclFinalize without aclInit
+  kInvalidFile,            // config / model file missing or unreadable
+  kParseFile,              // config file malformed
+  kInvalidDevice,          // device id out of range or not visible
+  kInvalidHandle,          // destroyed, foreign or wrong-kind handle
+  kContextNull,            // no current context on this thread
+  kStreamContext,          // stream does not belong to the current context/device
+  kBadAlloc,               // host allocation failed
+  kDeviceOom,              // device memory exhausted
+  kMemoryFree,             // free of an address that is not a live allocation
+  kInvalidMemoryType,      // policy/type bits not supported
+  kAddrUnaligned,          // address alignment violated
+  kNotSupported,           // API not supported (yet)
+  kFeatureUnsupported,     // feature not available on this SoC / backend
+  kStreamSyncTimeout,      // aclrtSynchronizeStreamWithTimeout expired
+  kEventSyncTimeout,       // aclrtSynchronizeEventWithTimeout expired
+  kWaitTimeout,            // aclrtProcessReport and other waits expired
+  kNoStreamResource,       // SoC stream limit reached
+  kNoEventResource,        // SoC event limit reached
+  kEventNotComplete,       // event has not completed (query)
+  kEventTimestampInvalid,  // event never recorded / not complete for timing
+  kRepeatSubscribe,        // stream already subscribed to a report thread
+  kStreamNotSubscribe,     // stream has no report thread
+  kThreadNotSubscribe,     // thread has no subscribed stream
+  kResourceNotMatch,       // resources of different devices / contexts mixed
+  kPeerAccessDenied,       // cross-device copy without peer access enabled
+  kTaskFailed,             // a device task failed (see exception info)
+  kDeviceTaskAbort,        // work dropped by a forced destroy / reset
+  kSysParamNotSet,        // aclrt*GetSysParamOpt of an option never set
+  kInternal,               // a bug in aclsim
 };
 
 class [[nodiscard]] Status {
@@ -85,7 +86,7 @@ Status Err(StatusCode code, fmt::format_string<Args...> format, Args&&... args) 
 template <typename T>
 class [[nodiscard]] Result {
  public:
-  Result(T value) : value_(std::move(value)) {}  // NOLINT(google-explicit-constructor)
+  Result(T value) : value_(std::move(value)) {}          // NOLINT(google-explicit-constructor)
   Result(Status status) : status_(std::move(status)) {}  // NOLINT(google-explicit-constructor)
 
   bool ok() const { return status_.ok(); }
@@ -116,6 +117,6 @@ class [[nodiscard]] Result {
 #define ACLSIM_ASSIGN_OR_RETURN(lhs, expr) \
   ACLSIM_ASSIGN_OR_RETURN_IMPL(ACLSIM_CONCAT(_aclsim_result_, __LINE__), lhs, expr)
 #define ACLSIM_ASSIGN_OR_RETURN_IMPL(tmp, lhs, expr) \
-  auto tmp = (expr);                                \
-  if (!tmp.ok()) return tmp.status();               \
+  auto tmp = (expr);                                 \
+  if (!tmp.ok()) return tmp.status();                \
   lhs = std::move(tmp.value())

@@ -2,9 +2,8 @@
 
 #include <cstdlib>
 #include <fstream>
-#include <sstream>
-
 #include <nlohmann/json.hpp>
+#include <sstream>
 
 namespace aclsim::core {
 namespace {
@@ -41,8 +40,10 @@ Result<int64_t> IntValue(const nlohmann::json& value, const std::string& key) {
     long long parsed = std::strtoll(text.c_str(), &end, 10);
     if (!text.empty() && end != nullptr && *end == '\0') return static_cast<int64_t>(parsed);
   }
-  return Err(StatusCode::kParseFile, "config key \"{}\" must be an integer (or a string holding "
-             "one), got {}", key, value.dump());
+  return Err(StatusCode::kParseFile,
+             "config key \"{}\" must be an integer (or a string holding "
+             "one), got {}",
+             key, value.dump());
 }
 
 std::string OptionText(const nlohmann::json& value) {
@@ -138,7 +139,8 @@ Result<RuntimeConfig> LoadRuntimeConfig(const char* path) {
   std::stringstream buffer;
   buffer << file.rdbuf();
   config.json_text = buffer.str();
-  nlohmann::json root = nlohmann::json::parse(config.json_text, nullptr, /*allow_exceptions=*/false);
+  nlohmann::json root =
+      nlohmann::json::parse(config.json_text, nullptr, /*allow_exceptions=*/false);
   if (root.is_discarded()) {
     return Err(StatusCode::kParseFile, "config file '{}' is not valid JSON", path);
   }

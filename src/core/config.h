@@ -27,11 +27,11 @@ namespace aclsim::core {
 
 struct RuntimeConfig {
   std::string driver = "sim";
-  driver::BackendOptions backend;              // options for the chosen backend
-  std::optional<int32_t> default_device;       // "defaultDevice"
-  int err_msg_mode = 0;                        // "err_msg_mode"
-  uint64_t max_opqueue_num = 20000;            // "max_opqueue_num"
-  std::string json_text;                       // the whole file, for init callbacks
+  driver::BackendOptions backend;                        // options for the chosen backend
+  std::optional<int32_t> default_device;                 // "defaultDevice"
+  int err_msg_mode = 0;                                  // "err_msg_mode"
+  uint64_t max_opqueue_num = 20000;                      // "max_opqueue_num"
+  std::string json_text;                                 // the whole file, for init callbacks
   std::optional<std::vector<uint32_t>> visible_devices;  // ASCEND_RT_VISIBLE_DEVICES
 };
 

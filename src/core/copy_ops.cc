@@ -9,11 +9,16 @@ namespace {
 
 const char* KindName(CopyKind kind) {
   switch (kind) {
-    case CopyKind::kHostToHost: return "ACL_MEMCPY_HOST_TO_HOST";
-    case CopyKind::kHostToDevice: return "ACL_MEMCPY_HOST_TO_DEVICE";
-    case CopyKind::kDeviceToHost: return "ACL_MEMCPY_DEVICE_TO_HOST";
-    case CopyKind::kDeviceToDevice: return "ACL_MEMCPY_DEVICE_TO_DEVICE";
-    case CopyKind::kDefault: return "ACL_MEMCPY_DEFAULT";
+    case CopyKind::kHostToHost:
+      return "ACL_MEMCPY_HOST_TO_HOST";
+    case CopyKind::kHostToDevice:
+      return "ACL_MEMCPY_HOST_TO_DEVICE";
+    case CopyKind::kDeviceToHost:
+      return "ACL_MEMCPY_DEVICE_TO_HOST";
+    case CopyKind::kDeviceToDevice:
+      return "ACL_MEMCPY_DEVICE_TO_DEVICE";
+    case CopyKind::kDefault:
+      return "ACL_MEMCPY_DEFAULT";
   }
   return "?";
 }
@@ -28,8 +33,8 @@ Result<std::shared_ptr<Device>> ResolveSide(Runtime& runtime, const void* ptr, s
     auto inside = device->memory().FindContaining(ptr);
     if (inside) {
       return Err(StatusCode::kInvalidParam,
-                 "{} range [{}, +{}) overruns its allocation at {} of {} bytes on device {}",
-                 name, ptr, span, inside->base, inside->size, device->id());
+                 "{} range [{}, +{}) overruns its allocation at {} of {} bytes on device {}", name,
+                 ptr, span, inside->base, inside->size, device->id());
     }
     return Err(StatusCode::kInvalidParam,
                "{} {} is not inside a live allocation on device {} (freed or never allocated)",
@@ -59,10 +64,9 @@ Result<CopyPlan> PlanCopy(Runtime& runtime, const void* dst, size_t dst_span, co
   plan.src_device = *src_device;
   const bool dst_on_device = plan.dst_device != nullptr;
   const bool src_on_device = plan.src_device != nullptr;
-  CopyKind actual = src_on_device ? (dst_on_device ? CopyKind::kDeviceToDevice
-                                                   : CopyKind::kDeviceToHost)
-                                  : (dst_on_device ? CopyKind::kHostToDevice
-                                                   : CopyKind::kHostToHost);
+  CopyKind actual = src_on_device
+                        ? (dst_on_device ? CopyKind::kDeviceToDevice : CopyKind::kDeviceToHost)
+                        : (dst_on_device ? CopyKind::kHostToDevice : CopyKind::kHostToHost);
   if (kind != CopyKind::kDefault && kind != actual) {
     return Err(StatusCode::kInvalidParam,
                "kind {} does not match the addresses: src {} is {} memory, dst {} is {} memory",
@@ -70,9 +74,15 @@ Result<CopyPlan> PlanCopy(Runtime& runtime, const void* dst, size_t dst_span, co
                dst_on_device ? "device" : "host");
   }
   switch (actual) {
-    case CopyKind::kHostToHost: plan.dir = driver::CopyDir::kHostToHost; break;
-    case CopyKind::kHostToDevice: plan.dir = driver::CopyDir::kHostToDevice; break;
-    case CopyKind::kDeviceToHost: plan.dir = driver::CopyDir::kDeviceToHost; break;
+    case CopyKind::kHostToHost:
+      plan.dir = driver::CopyDir::kHostToHost;
+      break;
+    case CopyKind::kHostToDevice:
+      plan.dir = driver::CopyDir::kHostToDevice;
+      break;
+    case CopyKind::kDeviceToHost:
+      plan.dir = driver::CopyDir::kDeviceToHost;
+      break;
     default:
       plan.dir = driver::CopyDir::kDeviceToDevice;
       if (plan.src_device != plan.dst_device) {

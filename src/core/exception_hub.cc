@@ -10,9 +10,9 @@ void ExceptionHub::SetHandler(Handler handler) {
 }
 
 void ExceptionHub::Report(const ExceptionRecord& record) {
-  ACLSIM_LOG_ERROR(dfx::Module::kRuntime,
-                   "task failed: device {} stream {} task {} error {}: {}", record.device_id,
-                   record.stream_id, record.task_id, record.error_code, record.message);
+  ACLSIM_LOG_ERROR(dfx::Module::kRuntime, "task failed: device {} stream {} task {} error {}: {}",
+                   record.device_id, record.stream_id, record.task_id, record.error_code,
+                   record.message);
   Handler handler;
   {
     std::lock_guard<std::mutex> lock(mu_);

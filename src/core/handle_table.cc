@@ -6,13 +6,20 @@ namespace aclsim::core {
 
 const char* HandleKindName(HandleKind kind) {
   switch (kind) {
-    case HandleKind::kContext: return "aclrtContext";
-    case HandleKind::kStream: return "aclrtStream";
-    case HandleKind::kEvent: return "aclrtEvent";
-    case HandleKind::kDataBuffer: return "aclDataBuffer";
-    case HandleKind::kStreamConfig: return "aclrtStreamConfigHandle";
-    case HandleKind::kTensorDesc: return "aclTensorDesc";
-    case HandleKind::kOther: return "handle";
+    case HandleKind::kContext:
+      return "aclrtContext";
+    case HandleKind::kStream:
+      return "aclrtStream";
+    case HandleKind::kEvent:
+      return "aclrtEvent";
+    case HandleKind::kDataBuffer:
+      return "aclDataBuffer";
+    case HandleKind::kStreamConfig:
+      return "aclrtStreamConfigHandle";
+    case HandleKind::kTensorDesc:
+      return "aclTensorDesc";
+    case HandleKind::kOther:
+      return "handle";
   }
   return "handle";
 }
@@ -43,8 +50,8 @@ Result<std::shared_ptr<void>> FindLocked(Map& entries, const void* handle, Handl
   auto it = entries.find(handle);
   if (it == entries.end()) {
     return Err(StatusCode::kInvalidHandle,
-               "{} {} is not a live {} (destroyed, never created, or from another process)",
-               what, handle, HandleKindName(kind));
+               "{} {} is not a live {} (destroyed, never created, or from another process)", what,
+               handle, HandleKindName(kind));
   }
   if (it->second.kind != kind) {
     return Err(StatusCode::kInvalidHandle, "{} {} is an {}, not an {}", what, handle,

@@ -19,8 +19,8 @@ Result<std::shared_ptr<Device>> CurrentDevice(Runtime& runtime) {
 }
 
 Status CheckPolicy(uint32_t policy) {
-  const uint32_t known = 0xff | kPolicyTypeLowBandwidth | kPolicyTypeHighBandwidth |
-                         kPolicyReadOnly;
+  const uint32_t known =
+      0xff | kPolicyTypeLowBandwidth | kPolicyTypeHighBandwidth | kPolicyReadOnly;
   if ((policy & ~known) != 0 || (policy & 0xff) > kPolicyHuge1gOnlyP2p) {
     return Err(StatusCode::kInvalidParam, "memory policy 0x{:x} is not an aclrtMemMallocPolicy",
                policy);
@@ -54,10 +54,15 @@ Result<void*> DeviceMalloc(Runtime& runtime, size_t size, uint32_t policy, const
       }
       break;
     case kPolicyHugeOnly:
-    case kPolicyHugeOnlyP2p: page = driver::PageSize::k2M; break;
+    case kPolicyHugeOnlyP2p:
+      page = driver::PageSize::k2M;
+      break;
     case kPolicyHuge1gOnly:
-    case kPolicyHuge1gOnlyP2p: page = driver::PageSize::k1G; break;
-    default: break;
+    case kPolicyHuge1gOnlyP2p:
+      page = driver::PageSize::k1G;
+      break;
+    default:
+      break;
   }
   driver::MemPool pool =
       (policy & kPolicyTypeLowBandwidth) ? driver::MemPool::kDdr : driver::MemPool::kHbm;
@@ -98,11 +103,11 @@ Status DeviceFree(Runtime& runtime, void* ptr) {
     auto inside = device->memory().FindContaining(ptr);
     if (inside) {
       return Err(StatusCode::kMemoryFree,
-                 "{} points inside the allocation at {} ({} bytes); free its start address",
-                 ptr, inside->base, inside->size);
+                 "{} points inside the allocation at {} ({} bytes); free its start address", ptr,
+                 inside->base, inside->size);
     }
-    return Err(StatusCode::kMemoryFree,
-               "{} is not a live allocation on device {} (already freed?)", ptr, device->id());
+    return Err(StatusCode::kMemoryFree, "{} is not a live allocation on device {} (already freed?)",
+               ptr, device->id());
   }
   auto backend = device->backend();
   if (!backend.ok()) return backend.status();

@@ -17,10 +17,10 @@ namespace aclsim::core {
 
 struct Allocation {
   void* base = nullptr;
-  size_t size = 0;          // bytes the user asked for (usable size)
-  size_t reserved = 0;      // bytes taken from the pool (rounded)
-  uint32_t policy = 0;      // aclrtMemMallocPolicy bits as given
-  const char* api = "";     // the API call that made it (for leak reports)
+  size_t size = 0;       // bytes the user asked for (usable size)
+  size_t reserved = 0;   // bytes taken from the pool (rounded)
+  uint32_t policy = 0;   // aclrtMemMallocPolicy bits as given
+  const char* api = "";  // the API call that made it (for leak reports)
 };
 
 class MemoryTable {

@@ -11,6 +11,7 @@
 #include <mutex>
 
 #include "core/handle_table.h"
+#include "core/param_table.h"
 #include "driver/driver.h"
 
 namespace aclsim::core {
@@ -36,12 +37,15 @@ class Context {
     std::lock_guard<std::mutex> lock(mu_);
     default_stream_ = std::move(stream);
   }
+  // aclrtCtxSetSysParamOpt values.
+  ParamTable& params() { return params_; }
 
  private:
   std::shared_ptr<Device> device_;
   bool is_default_;
   mutable std::mutex mu_;
   std::shared_ptr<Stream> default_stream_;
+  ParamTable params_;
 };
 
 class Stream {

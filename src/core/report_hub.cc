@@ -13,8 +13,8 @@ Status ReportHub::Subscribe(uint64_t thread_id, const void* stream_key) {
   std::lock_guard<std::mutex> lock(mu_);
   auto it = stream_thread_.find(stream_key);
   if (it != stream_thread_.end()) {
-    return Err(StatusCode::kRepeatSubscribe,
-               "stream {} is already subscribed to report thread {}", stream_key, it->second);
+    return Err(StatusCode::kRepeatSubscribe, "stream {} is already subscribed to report thread {}",
+               stream_key, it->second);
   }
   stream_thread_[stream_key] = thread_id;
   queues_[thread_id];  // the thread now counts as subscribed
@@ -27,8 +27,8 @@ Status ReportHub::Unsubscribe(uint64_t thread_id, const void* stream_key) {
     std::lock_guard<std::mutex> lock(mu_);
     auto it = stream_thread_.find(stream_key);
     if (it == stream_thread_.end() || it->second != thread_id) {
-      return Err(StatusCode::kStreamNotSubscribe,
-                 "stream {} is not subscribed to report thread {}", stream_key, thread_id);
+      return Err(StatusCode::kStreamNotSubscribe, "stream {} is not subscribed to report thread {}",
+                 stream_key, thread_id);
     }
     stream_thread_.erase(it);
     auto& queue = queues_[thread_id];
@@ -82,8 +82,7 @@ Status ReportHub::Process(int32_t timeout_ms) {
     }
     auto it = queues_.find(self);
     if (it == queues_.end()) {
-      return Err(StatusCode::kThreadNotSubscribe, "thread {} was unsubscribed while waiting",
-                 self);
+      return Err(StatusCode::kThreadNotSubscribe, "thread {} was unsubscribed while waiting", self);
     }
     ready.swap(it->second);
   }

@@ -9,8 +9,8 @@
 namespace aclsim::core {
 namespace {
 
-std::mutex g_mu;                      // serialises Init/Finalize
-std::shared_ptr<Runtime> g_runtime;   // read with std::atomic_load
+std::mutex g_mu;                     // serialises Init/Finalize
+std::shared_ptr<Runtime> g_runtime;  // read with std::atomic_load
 std::atomic<uint64_t> g_generation{0};
 
 // The calling thread's current context, valid for one runtime generation.
@@ -59,7 +59,8 @@ bool Runtime::initialized() { return std::atomic_load(&g_runtime) != nullptr; }
 
 Result<std::shared_ptr<Runtime>> Runtime::Get() {
   auto runtime = std::atomic_load(&g_runtime);
-  if (!runtime) return Err(StatusCode::kUninitialized, "the runtime is not initialised: call aclInit first");
+  if (!runtime)
+    return Err(StatusCode::kUninitialized, "the runtime is not initialised: call aclInit first");
   return runtime;
 }
 

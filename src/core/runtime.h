@@ -22,6 +22,7 @@
 #include "core/exception_hub.h"
 #include "core/memory_table.h"
 #include "core/objects.h"
+#include "core/param_table.h"
 #include "core/report_hub.h"
 #include "driver/driver.h"
 
@@ -72,6 +73,8 @@ class Runtime {
   MemoryTable& host_memory() { return host_memory_; }
   ReportHub& reports() { return reports_; }
   ExceptionHub& exceptions() { return exceptions_; }
+  // aclrtSetSysParamOpt values (process level).
+  ParamTable& params() { return params_; }
   uint64_t generation() const { return generation_; }
 
  private:
@@ -86,6 +89,7 @@ class Runtime {
   MemoryTable host_memory_;
   ReportHub reports_;
   ExceptionHub exceptions_;
+  ParamTable params_;
 };
 
 }  // namespace aclsim::core

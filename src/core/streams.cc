@@ -14,9 +14,8 @@ Result<std::shared_ptr<Stream>> CreateStream(Runtime& runtime, uint32_t flags, i
   const auto& device = (*context)->device();
   const auto& props = device->props();
   if (priority < props.stream_priority_greatest || priority > props.stream_priority_least) {
-    return Err(StatusCode::kInvalidParam, "stream priority {} is outside [{}, {}] of {}",
-               priority, props.stream_priority_greatest, props.stream_priority_least,
-               props.soc_name);
+    return Err(StatusCode::kInvalidParam, "stream priority {} is outside [{}, {}] of {}", priority,
+               props.stream_priority_greatest, props.stream_priority_least, props.soc_name);
   }
   auto backend = device->backend();
   if (!backend.ok()) return backend.status();

@@ -52,9 +52,9 @@ struct QueueConfig {
 
 // Completion state of a queue or event.
 struct QueueState {
-  bool idle = true;               // every submitted task has completed
-  uint64_t last_task_id = 0;      // id of the last submitted task (0 = none)
-  Status error;                   // first task failure since the last wait/clear
+  bool idle = true;           // every submitted task has completed
+  uint64_t last_task_id = 0;  // id of the last submitted task (0 = none)
+  Status error;               // first task failure since the last wait/clear
 };
 
 // A task failure reported by the backend (feeds aclrtExceptionInfo).

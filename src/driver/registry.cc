@@ -6,9 +6,12 @@ namespace aclsim::driver {
 
 size_t PageBytes(PageSize page) {
   switch (page) {
-    case PageSize::k4K: return size_t{4} << 10;
-    case PageSize::k2M: return size_t{2} << 20;
-    case PageSize::k1G: return size_t{1} << 30;
+    case PageSize::k4K:
+      return size_t{4} << 10;
+    case PageSize::k2M:
+      return size_t{2} << 20;
+    case PageSize::k1G:
+      return size_t{1} << 30;
   }
   return size_t{4} << 10;
 }
@@ -44,8 +47,7 @@ Result<std::unique_ptr<Driver>> DriverRegistry::Create(const std::string& name,
     if (it == factories_.end()) {
       std::string known;
       for (const auto& entry : factories_) known += (known.empty() ? "" : ", ") + entry.first;
-      return Err(StatusCode::kInvalidParam, "unknown device backend '{}' (known: {})", name,
-                 known);
+      return Err(StatusCode::kInvalidParam, "unknown device backend '{}' (known: {})", name, known);
     }
     factory = it->second;
   }

@@ -24,8 +24,7 @@ namespace aclsim::driver {
 // Keys a backend does not know are ignored by it.
 using BackendOptions = std::map<std::string, std::string>;
 
-using DriverFactory =
-    std::function<Result<std::unique_ptr<Driver>>(const BackendOptions& options)>;
+using DriverFactory = std::function<Result<std::unique_ptr<Driver>>(const BackendOptions& options)>;
 
 class DriverRegistry {
  public:

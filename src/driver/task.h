@@ -42,12 +42,12 @@ struct Task {
   // kMemcpy / kMemcpy2d / kMemset
   void* dst = nullptr;
   const void* src = nullptr;
-  size_t bytes = 0;        // kMemcpy/kMemset: bytes; kMemcpy2d: width * height
-  size_t dpitch = 0;       // kMemcpy2d
-  size_t spitch = 0;       // kMemcpy2d
-  size_t width = 0;        // kMemcpy2d
-  size_t height = 0;       // kMemcpy2d
-  int value = 0;           // kMemset byte value
+  size_t bytes = 0;   // kMemcpy/kMemset: bytes; kMemcpy2d: width * height
+  size_t dpitch = 0;  // kMemcpy2d
+  size_t spitch = 0;  // kMemcpy2d
+  size_t width = 0;   // kMemcpy2d
+  size_t height = 0;  // kMemcpy2d
+  int value = 0;      // kMemset byte value
   CopyDir dir = CopyDir::kHostToDevice;
 
   // kEventRecord / kEventWait / kEventReset

@@ -1,7 +1,8 @@
 // The library's composition root: the one place that knows every backend.
+#include "api/backends.h"
+
 #include <mutex>
 
-#include "api/backends.h"
 #include "driver/registry.h"
 #include "sim/register.h"
 

@@ -60,15 +60,15 @@ std::string Table() {
   for (const auto& header : order) {
     const Group& group = groups[header];
     print("| `%s.h` | `lib%s.so` | %zu | %zu |\n", header.c_str(), group.lib.c_str(),
-                group.done.size(), group.todo.size());
+          group.done.size(), group.todo.size());
   }
-  print("| **all** | | **%zu** | **%zu** |\n\n", done_total,
-              Manifest().size() - done_total);
+  print("| **all** | | **%zu** | **%zu** |\n\n", done_total, Manifest().size() - done_total);
   for (const auto& header : order) {
     const Group& group = groups[header];
-    print("<details><summary><code>%s.h</code>: %zu implemented, %zu not supported yet"
-                "</summary>\n\n",
-                header.c_str(), group.done.size(), group.todo.size());
+    print(
+        "<details><summary><code>%s.h</code>: %zu implemented, %zu not supported yet"
+        "</summary>\n\n",
+        header.c_str(), group.done.size(), group.todo.size());
     print("Implemented:");
     if (group.done.empty()) print(" none");
     for (size_t i = 0; i < group.done.size(); ++i) {
@@ -90,7 +90,8 @@ int main(int argc, char** argv) {
     std::fputs(table.c_str(), stdout);
     return 0;
   }
-  if (argc != 3 || (std::strcmp(argv[1], "--update") != 0 && std::strcmp(argv[1], "--check") != 0)) {
+  if (argc != 3 ||
+      (std::strcmp(argv[1], "--update") != 0 && std::strcmp(argv[1], "--check") != 0)) {
     std::fprintf(stderr, "usage: %s [--update FILE | --check FILE]\n", argv[0]);
     return 2;
   }
