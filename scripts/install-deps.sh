@@ -7,7 +7,7 @@ packages=(
   build-essential cmake ninja-build ccache pkg-config
   libgtest-dev libgmock-dev libbenchmark-dev
   libspdlog-dev libfmt-dev nlohmann-json3-dev
-  clang-format
+  clang-format clang-tidy
 )
 
 missing=()

@@ -17,6 +17,8 @@ run_suite() {
   scripts/build.sh "$flavour"
   echo "=== $flavour: test"
   local log="build/$flavour/ctest.log"
+  # Logs of the tests go to the build tree, not to $HOME/ascend/log.
+  export ASCEND_PROCESS_LOG_PATH="$PWD/build/$flavour/ascend-log"
   if ctest --test-dir "build/$flavour" --output-on-failure -j 2 --timeout 600 | tee "$log"; then
     :
   else
@@ -34,6 +36,8 @@ run_suite() {
 }
 
 run_suite release
+echo "=== clang-tidy"
+scripts/check-tidy.sh build/release
 ASAN_OPTIONS="detect_leaks=1:abort_on_error=1" UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1" \
   run_suite asan
 TSAN_OPTIONS="halt_on_error=1:second_deadlock_stack=1" run_suite tsan

@@ -52,10 +52,10 @@ Status Scheduler::OpenDevice(uint32_t device, const driver::DeviceProps& props,
 }
 
 void Scheduler::StopDevice(uint32_t device) {
+  Work work;
   Lock lock(mu_);
   DeviceSched& dev = Dev(device);
   dev.closed = true;
-  Work work;
   for (auto& [id, q] : dev.queues) {
     q->closing = true;
     DropUnstarted(*q, work);
@@ -98,7 +98,11 @@ void Scheduler::RemoveDevice(uint32_t device) {
 Status Scheduler::Submit(uint32_t device, driver::QueueId queue, driver::Task task,
                          uint64_t* task_id) {
   ACLSIM_RETURN_IF_ERROR(ValidateTask(task));
+  // Declared before the lock: a refused task's closures are destroyed without it.
+  auto t = std::make_shared<SimTask>();
+  t->task = std::move(task);
   {
+    Work work;
     Lock lock(mu_);
     DeviceSched& dev = Dev(device);
     std::shared_ptr<SimQueue> q = FindQueue(dev, queue);
@@ -106,13 +110,10 @@ Status Scheduler::Submit(uint32_t device, driver::QueueId queue, driver::Task ta
       return Err(StatusCode::kInvalidHandle, "Submit: queue {} does not exist on device {}",
                  queue, device);
     }
-    auto t = std::make_shared<SimTask>();
-    t->task = std::move(task);
     t->dev = &dev;
     t->queue = q.get();
     t->queue_id = queue;
     t->cost = CostOf(t->task, dev.props, dev.cost);
-    Work work;
     ACLSIM_RETURN_IF_ERROR(BindEvent(dev, t, work));
     t->id = dev.next_task_id++;
     t->earliest_ns = HostClocks::Advance(clock_domain_, dev.cost.api_submit_cost_ns);
@@ -120,7 +121,7 @@ Status Scheduler::Submit(uint32_t device, driver::QueueId queue, driver::Task ta
     q->pending.push_back(t);
     q->untimed.push_back(t);
     q->last = t;
-    work.push_back(q.get());
+    work.queues.push_back(q.get());
     Pump(work);
     if (task_id != nullptr) *task_id = t->id;
   }
@@ -147,7 +148,7 @@ Status Scheduler::BindEvent(DeviceSched& dev, const std::shared_ptr<SimTask>& t,
       waiter->record = t;
       waiter->awaiting_record = false;
       t->waiters.push_back(waiter);
-      work.push_back(waiter->queue);
+      work.queues.push_back(waiter->queue);
     }
     event.unbound_waiters.clear();
     return Status::Ok();
@@ -177,12 +178,12 @@ Status Scheduler::BindEvent(DeviceSched& dev, const std::shared_ptr<SimTask>& t,
 
 void Scheduler::Pump(Work& work) {
   // FIFO: the order in which queues become resolvable is part of the deterministic schedule.
-  for (size_t i = 0; i < work.size(); ++i) {
-    SimQueue* q = work[i];
+  for (size_t i = 0; i < work.queues.size(); ++i) {
+    SimQueue* q = work.queues[i];
     ResolveTimes(*q, work);
     TryDispatch(*q, work);
   }
-  work.clear();
+  work.queues.clear();
 }
 
 void Scheduler::ResolveTimes(SimQueue& q, Work& work) {
@@ -201,7 +202,7 @@ void Scheduler::ResolveTimes(SimQueue& q, Work& work) {
     t.timed = true;
     q.tail_end_ns = t.end_ns;
     for (auto& waiter : t.waiters) {
-      if (waiter->run != RunState::kDone) work.push_back(waiter->queue);
+      if (waiter->run != RunState::kDone) work.queues.push_back(waiter->queue);
     }
     q.untimed.pop_front();
   }
@@ -231,6 +232,12 @@ void Scheduler::TryDispatch(SimQueue& q, Work& work) {
 void Scheduler::CompleteLocked(std::shared_ptr<SimTask> t, Status status, Work& work) {
   SimQueue& q = *t->queue;
   DeviceSched& dev = *t->dev;
+  // Release the closures (outside the lock, via `work`). A running external task's
+  // external_start may still be executing: Execute releases that one itself.
+  if (t->run != RunState::kRunning || t->task.kind != TaskKind::kExternal) {
+    if (t->task.external_start) work.dead_starts.push_back(std::move(t->task.external_start));
+  }
+  if (t->task.host_fn) work.dead_fns.push_back(std::move(t->task.host_fn));
   t->run = RunState::kDone;
   t->status = std::move(status);
   if (!q.pending.empty() && q.pending.front() == t) {
@@ -239,14 +246,14 @@ void Scheduler::CompleteLocked(std::shared_ptr<SimTask> t, Status status, Work& 
     EraseTask(q.pending, t.get());
   }
   for (auto& waiter : t->waiters) {
-    if (waiter->run != RunState::kDone) work.push_back(waiter->queue);
+    if (waiter->run != RunState::kDone) work.queues.push_back(waiter->queue);
   }
   t->waiters.clear();
   t->record.reset();
   if (t->task.kind == TaskKind::kExternal) dev.externals.erase(t->id);
   t->queue = nullptr;
   t->dev = nullptr;
-  work.push_back(&q);
+  work.queues.push_back(&q);
   done_cv_.notify_all();
 }
 
@@ -279,7 +286,7 @@ void Scheduler::ReleaseUnbound(SimEvent& event, Work& work) {
   for (auto& waiter : event.unbound_waiters) {
     if (waiter->run == RunState::kDone) continue;
     waiter->awaiting_record = false;  // no dependency any more
-    work.push_back(waiter->queue);
+    work.queues.push_back(waiter->queue);
   }
   event.unbound_waiters.clear();
 }

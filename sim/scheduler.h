@@ -82,7 +82,14 @@ class Scheduler {
 
  private:
   using Lock = std::unique_lock<std::mutex>;
-  using Work = std::vector<SimQueue*>;
+  // What a locked operation leaves to do. Declare it before taking the lock: the closures of
+  // completed tasks are moved into it and destroyed after the lock is released, because
+  // their destructors are user code that may call back into the driver.
+  struct Work {
+    std::vector<SimQueue*> queues;  // to re-examine (FIFO: part of the deterministic order)
+    std::vector<std::function<void()>> dead_fns;
+    std::vector<std::function<void(uint64_t)>> dead_starts;
+  };
 
   DeviceSched& Dev(uint32_t device);  // an open (or stopping) device
   std::shared_ptr<SimQueue> FindQueue(DeviceSched& dev, driver::QueueId queue);

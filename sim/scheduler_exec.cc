@@ -73,9 +73,11 @@ void Scheduler::DrainInline() {
 }
 
 void Scheduler::Execute(const std::shared_ptr<SimTask>& t, StartInfo info) {
-  const driver::Task& task = t->task;
+  // Only this thread touches the closures of a running task (see CompleteLocked).
+  driver::Task& task = t->task;
   Status status;
   if (info.inject_fault) {
+    if (task.kind == TaskKind::kExternal) task.external_start = nullptr;
     status = Err(StatusCode::kTaskFailed, "fault injected (option fault_fail_task={})", t->id);
   } else {
     switch (task.kind) {
@@ -90,6 +92,7 @@ void Scheduler::Execute(const std::shared_ptr<SimTask>& t, StartInfo info) {
         break;
       case TaskKind::kExternal:
         status = Guarded("external_start", [&] { task.external_start(t->id); });
+        task.external_start = nullptr;  // its destructor runs here, without the lock
         // Normally completes later, through CompleteExternal.
         if (status.ok() && !info.external_early) return;
         if (status.ok()) status = t->external_status;
@@ -111,6 +114,7 @@ Status Scheduler::FailureStatus(const SimTask& t, const Status& cause) const {
 }
 
 void Scheduler::Finish(const std::shared_ptr<SimTask>& t, Status status) {
+  Work work;
   std::function<void(const driver::TaskFailure&)> handler;
   driver::TaskFailure failure;
   if (!status.ok()) {
@@ -132,7 +136,6 @@ void Scheduler::Finish(const std::shared_ptr<SimTask>& t, Status status) {
   }
   Lock lock(mu_);
   if (t->run == RunState::kDone) return;
-  Work work;
   CompleteLocked(t, std::move(status), work);
   Pump(work);
 }

@@ -37,6 +37,7 @@ Status Scheduler::CreateQueue(uint32_t device, const driver::QueueConfig& config
 
 Status Scheduler::DestroyQueue(uint32_t device, driver::QueueId queue, bool force) {
   if (inline_mode_) DrainInline();
+  Work work;
   Lock lock(mu_);
   DeviceSched& dev = Dev(device);
   std::shared_ptr<SimQueue> q = FindQueue(dev, queue);
@@ -46,7 +47,6 @@ Status Scheduler::DestroyQueue(uint32_t device, driver::QueueId queue, bool forc
   }
   q->closing = true;
   if (force) {
-    Work work;
     DropUnstarted(*q, work);
     Pump(work);
     if (inline_mode_) {
@@ -141,6 +141,7 @@ Status Scheduler::CreateEvent(uint32_t device, uint32_t flags, driver::EventId* 
 
 Status Scheduler::DestroyEvent(uint32_t device, driver::EventId event) {
   {
+    Work work;
     Lock lock(mu_);
     DeviceSched& dev = Dev(device);
     auto it = dev.events.find(event);
@@ -149,7 +150,6 @@ Status Scheduler::DestroyEvent(uint32_t device, driver::EventId event) {
                  event, device);
     }
     // Waits still waiting for a first record would never resolve: release them.
-    Work work;
     ReleaseUnbound(*it->second, work);
     Pump(work);
     dev.events.erase(it);
@@ -196,7 +196,8 @@ Status Scheduler::SyncEvent(uint32_t device, driver::EventId event, int32_t time
 void Scheduler::SetFailureHandler(uint32_t device,
                                   std::function<void(const driver::TaskFailure&)> handler) {
   Lock lock(mu_);
-  Dev(device).failure_handler = std::move(handler);
+  std::swap(Dev(device).failure_handler, handler);
+  lock.unlock();  // the old handler is destroyed without the lock
 }
 
 }  // namespace aclsim::sim

@@ -189,6 +189,36 @@ TEST_P(SimFunctionalTest, ManyThreadsSubmitConcurrently) {
   EXPECT_EQ(count.load(), kThreads * kTasks);
 }
 
+// Captured state whose destructor calls back into the driver (as a core object might).
+struct CallsDriverWhenDestroyed {
+  Device* device;
+  QueueId queue;
+  std::atomic<int>* destroyed;
+  ~CallsDriverWhenDestroyed() {
+    (void)device->QueryQueue(queue);
+    destroyed->fetch_add(1);
+  }
+};
+
+TEST_P(SimFunctionalTest, ClosureDestructorsMayCallTheDriver) {
+  std::atomic<int> destroyed{0};
+  QueueId doomed = NewQueue(*device_);
+  driver::EventId never = NewEvent(*device_);
+  {
+    auto ran = std::make_shared<CallsDriverWhenDestroyed>(
+        CallsDriverWhenDestroyed{device_.get(), queue_, &destroyed});
+    auto dropped = std::make_shared<CallsDriverWhenDestroyed>(
+        CallsDriverWhenDestroyed{device_.get(), queue_, &destroyed});
+    SubmitOk(*device_, queue_, HostFunc([ran] {}));
+    SubmitOk(*device_, doomed, EventTask(TaskKind::kEventWait, never));
+    SubmitOk(*device_, doomed, HostFunc([dropped] {}));
+  }
+  ASSERT_OK(device_->SyncQueue(queue_, -1));
+  ASSERT_OK(device_->DestroyQueue(doomed, /*force=*/true));
+  while (destroyed.load() < 2) std::this_thread::yield();  // released after the lock
+  EXPECT_EQ(destroyed.load(), 2);
+}
+
 INSTANTIATE_TEST_SUITE_P(Backends, SimFunctionalTest, ::testing::Values("sim", "sim-inline"),
                          BackendParamName);
 
