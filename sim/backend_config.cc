@@ -21,8 +21,8 @@ Status ReadNumber(const driver::BackendOptions& options, const char* key, uint64
                key, text);
   }
   if (parsed < min || parsed > max) {
-    return Err(StatusCode::kInvalidParam, "sim backend option {}={} is out of range [{}, {}]",
-               key, parsed, min, max);
+    return Err(StatusCode::kInvalidParam, "sim backend option {}={} is out of range [{}, {}]", key,
+               parsed, min, max);
   }
   *value = parsed;
   return Status::Ok();

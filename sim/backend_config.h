@@ -21,8 +21,8 @@
 namespace aclsim::sim {
 
 struct BackendConfig {
-  bool inline_mode = false;         // "sim-inline"
-  driver::DeviceProps props;        // the profile's, with capacity overrides applied
+  bool inline_mode = false;   // "sim-inline"
+  driver::DeviceProps props;  // the profile's, with capacity overrides applied
   CostParams cost;
   uint32_t device_count = 8;
   uint32_t workers = 2;

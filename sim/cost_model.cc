@@ -85,15 +85,24 @@ TaskCost KernelCost(const driver::Task& task, const driver::DeviceProps& p, cons
 
 const char* EngineName(EngineKind engine) {
   switch (engine) {
-    case EngineKind::kNone: return "none";
-    case EngineKind::kDmaH2D: return "dma-h2d";
-    case EngineKind::kDmaD2H: return "dma-d2h";
-    case EngineKind::kDmaD2D: return "dma-d2d";
-    case EngineKind::kDmaPeer: return "dma-peer";
-    case EngineKind::kAiCore: return "aicore";
-    case EngineKind::kAiVector: return "aivector";
-    case EngineKind::kAiCpu: return "aicpu";
-    case EngineKind::kCount: break;
+    case EngineKind::kNone:
+      return "none";
+    case EngineKind::kDmaH2D:
+      return "dma-h2d";
+    case EngineKind::kDmaD2H:
+      return "dma-d2h";
+    case EngineKind::kDmaD2D:
+      return "dma-d2d";
+    case EngineKind::kDmaPeer:
+      return "dma-peer";
+    case EngineKind::kAiCore:
+      return "aicore";
+    case EngineKind::kAiVector:
+      return "aivector";
+    case EngineKind::kAiCpu:
+      return "aicpu";
+    case EngineKind::kCount:
+      break;
   }
   return "?";
 }

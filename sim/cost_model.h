@@ -48,7 +48,6 @@ struct TaskCost {
 // ceil(bytes * 1e9 / bytes_per_s); 0 if bytes is 0. bytes_per_s > 0.
 uint64_t TransferNs(uint64_t bytes, uint64_t bytes_per_s);
 
-TaskCost CostOf(const driver::Task& task, const driver::DeviceProps& props,
-                const CostParams& cost);
+TaskCost CostOf(const driver::Task& task, const driver::DeviceProps& props, const CostParams& cost);
 
 }  // namespace aclsim::sim

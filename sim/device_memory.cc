@@ -12,9 +12,7 @@ constexpr uint64_t kGiB = uint64_t{1} << 30;
 
 uint64_t RoundUp(uint64_t value, uint64_t to) { return (value + to - 1) / to * to; }
 
-const char* PoolName(driver::MemPool pool) {
-  return pool == driver::MemPool::kHbm ? "HBM" : "DDR";
-}
+const char* PoolName(driver::MemPool pool) { return pool == driver::MemPool::kHbm ? "HBM" : "DDR"; }
 
 }  // namespace
 
@@ -78,9 +76,8 @@ Status DeviceMemory::Allocate(driver::MemPool pool, driver::PageSize page, size_
     return Err(StatusCode::kDeviceOom,
                "device {}: out of {} memory: requested {} bytes ({} with {}-byte pages), {} of "
                "{} bytes free, largest free range {} bytes",
-               device_id_, PoolName(pool), bytes, rounded, page_bytes,
-               p->allocator.free_bytes(), p->allocator.capacity(),
-               p->allocator.largest_free_range());
+               device_id_, PoolName(pool), bytes, rounded, page_bytes, p->allocator.free_bytes(),
+               p->allocator.capacity(), p->allocator.largest_free_range());
   }
   *addr = reinterpret_cast<void*>(p->base + *offset);
   return Status::Ok();
@@ -98,8 +95,8 @@ Status DeviceMemory::Free(void* addr) {
     return Status::Ok();
   }
   return Err(StatusCode::kMemoryFree,
-             "device {}: FreePhysical({}): not the start of a live device allocation",
-             device_id_, addr);
+             "device {}: FreePhysical({}): not the start of a live device allocation", device_id_,
+             addr);
 }
 
 bool DeviceMemory::OwnsRange(const void* addr, size_t bytes) const {

@@ -67,9 +67,9 @@ void Scheduler::StopDevice(uint32_t device) {
     if (t->run == RunState::kRunning) running.push_back(t);
   }
   for (auto& t : running) {
-    CompleteLocked(t, Err(StatusCode::kDeviceTaskAbort, "task {} aborted: device {} closed",
-                          t->id, device),
-                   work);
+    CompleteLocked(
+        t, Err(StatusCode::kDeviceTaskAbort, "task {} aborted: device {} closed", t->id, device),
+        work);
   }
   Pump(work);
   if (inline_mode_) {
@@ -107,8 +107,8 @@ Status Scheduler::Submit(uint32_t device, driver::QueueId queue, driver::Task ta
     DeviceSched& dev = Dev(device);
     std::shared_ptr<SimQueue> q = FindQueue(dev, queue);
     if (q == nullptr || q->closing) {
-      return Err(StatusCode::kInvalidHandle, "Submit: queue {} does not exist on device {}",
-                 queue, device);
+      return Err(StatusCode::kInvalidHandle, "Submit: queue {} does not exist on device {}", queue,
+                 device);
     }
     t->dev = &dev;
     t->queue = q.get();
@@ -229,7 +229,7 @@ void Scheduler::TryDispatch(SimQueue& q, Work& work) {
   }
 }
 
-void Scheduler::CompleteLocked(std::shared_ptr<SimTask> t, Status status, Work& work) {
+void Scheduler::CompleteLocked(const std::shared_ptr<SimTask>& t, Status status, Work& work) {
   SimQueue& q = *t->queue;
   DeviceSched& dev = *t->dev;
   // Release the closures (outside the lock, via `work`). A running external task's
@@ -276,8 +276,10 @@ void Scheduler::DropUnstarted(SimQueue& q, Work& work) {
       EraseTask(inline_ready_, t.get());
     }
     CompleteLocked(t,
-                   Err(StatusCode::kDeviceTaskAbort, "task {} dropped: queue {} of device {} "
-                       "destroyed before it started", t->id, q.id, q.dev->id),
+                   Err(StatusCode::kDeviceTaskAbort,
+                       "task {} dropped: queue {} of device {} "
+                       "destroyed before it started",
+                       t->id, q.id, q.dev->id),
                    work);
   }
 }

@@ -99,7 +99,8 @@ class Scheduler {
   void Pump(Work& work);
   void ResolveTimes(SimQueue& q, Work& work);
   void TryDispatch(SimQueue& q, Work& work);
-  void CompleteLocked(std::shared_ptr<SimTask> t, Status status, Work& work);
+  // The caller must hold its own reference to `t` (it leaves the queue here).
+  void CompleteLocked(const std::shared_ptr<SimTask>& t, Status status, Work& work);
   void DropUnstarted(SimQueue& q, Work& work);
   void ReleaseUnbound(SimEvent& event, Work& work);
   bool WaitFor(Lock& lock, int32_t timeout_ms, const std::function<bool()>& done);

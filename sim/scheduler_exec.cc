@@ -13,11 +13,14 @@ namespace {
 
 uint32_t FailureCode(TaskKind kind) {
   switch (kind) {
-    case TaskKind::kKernel: return 507015;  // ACL_ERROR_RT_AICORE_EXCEPTION
+    case TaskKind::kKernel:
+      return 507015;  // ACL_ERROR_RT_AICORE_EXCEPTION
     case TaskKind::kMemcpy:
     case TaskKind::kMemcpy2d:
-    case TaskKind::kMemset: return 507013;  // ACL_ERROR_RT_SYS_DMA
-    default: return 507000;                 // ACL_ERROR_RT_INTERNAL_ERROR
+    case TaskKind::kMemset:
+      return 507013;  // ACL_ERROR_RT_SYS_DMA
+    default:
+      return 507000;  // ACL_ERROR_RT_INTERNAL_ERROR
   }
 }
 
@@ -108,9 +111,12 @@ void Scheduler::Execute(const std::shared_ptr<SimTask>& t, StartInfo info) {
 
 Status Scheduler::FailureStatus(const SimTask& t, const Status& cause) const {
   const char* label = t.task.label != nullptr ? t.task.label : "";
-  return Err(StatusCode::kTaskFailed, "device {} queue {} task {} ({}{}{}{}) failed: {}",
-             t.dev->id, t.queue_id, t.id, TaskKindName(t.task.kind), *label ? " '" : "", label,
-             *label ? "'" : "", cause.message());
+  // The detail carries the task's runtime error code, which the next synchronisation reports.
+  return Status(StatusCode::kTaskFailed,
+                fmt::format("device {} queue {} task {} ({}{}{}{}) failed: {}", t.dev->id,
+                            t.queue_id, t.id, TaskKindName(t.task.kind), *label ? " '" : "", label,
+                            *label ? "'" : "", cause.message()),
+                FailureCode(t.task.kind));
 }
 
 void Scheduler::Finish(const std::shared_ptr<SimTask>& t, Status status) {

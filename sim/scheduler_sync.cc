@@ -7,6 +7,15 @@
 #include "sim/scheduler.h"
 
 namespace aclsim::sim {
+namespace {
+
+// True when every task of `q` with an id <= `id` has completed. (Tasks normally complete in
+// queue order, but a forced destroy completes dropped tasks before the running one.)
+bool DoneThrough(const SimQueue& q, uint64_t id) {
+  return q.pending.empty() || q.pending.front()->id > id;
+}
+
+}  // namespace
 
 bool Scheduler::WaitFor(Lock& lock, int32_t timeout_ms, const std::function<bool()>& done) {
   if (driver::WaitsForever(timeout_ms)) {
@@ -66,15 +75,16 @@ Status Scheduler::SyncQueue(uint32_t device, driver::QueueId queue, int32_t time
   Lock lock(mu_);
   std::shared_ptr<SimQueue> q = FindQueue(Dev(device), queue);
   if (q == nullptr) {
-    return Err(StatusCode::kInvalidHandle, "SyncQueue: queue {} does not exist on device {}",
-               queue, device);
+    return Err(StatusCode::kInvalidHandle, "SyncQueue: queue {} does not exist on device {}", queue,
+               device);
   }
   std::shared_ptr<SimTask> last = q->last;
   if (last == nullptr) return Status::Ok();
-  if (!WaitFor(lock, timeout_ms, [&last] { return last->run == RunState::kDone; })) {
+  if (!WaitFor(lock, timeout_ms, [&] { return DoneThrough(*q, last->id); })) {
     return Err(StatusCode::kStreamSyncTimeout,
                "SyncQueue: queue {} of device {} did not complete within {} ms (task {} still "
-               "pending)", queue, device, timeout_ms, last->id);
+               "pending)",
+               queue, device, timeout_ms, last->id);
   }
   HostClocks::AdvanceTo(clock_domain_, last->end_ns);
   if (last->status.code() == StatusCode::kDeviceTaskAbort) return last->status;
@@ -98,20 +108,21 @@ Status Scheduler::SyncDevice(uint32_t device, int32_t timeout_ms) {
   if (inline_mode_) DrainInline();
   Lock lock(mu_);
   DeviceSched& dev = Dev(device);
-  std::vector<std::shared_ptr<SimTask>> lasts;
+  std::vector<std::pair<std::shared_ptr<SimQueue>, std::shared_ptr<SimTask>>> lasts;
   for (auto& [id, q] : dev.queues) {
-    if (q->last != nullptr) lasts.push_back(q->last);
+    if (q->last != nullptr) lasts.emplace_back(q, q->last);
   }
   auto all_done = [&lasts] {
-    return std::all_of(lasts.begin(), lasts.end(),
-                       [](const auto& t) { return t->run == RunState::kDone; });
+    return std::all_of(lasts.begin(), lasts.end(), [](const auto& entry) {
+      return DoneThrough(*entry.first, entry.second->id);
+    });
   };
   if (!WaitFor(lock, timeout_ms, all_done)) {
     return Err(StatusCode::kStreamSyncTimeout,
                "SyncDevice: device {} did not complete within {} ms", device, timeout_ms);
   }
   uint64_t end = 0;
-  for (const auto& t : lasts) end = std::max(end, t->end_ns);
+  for (const auto& entry : lasts) end = std::max(end, entry.second->end_ns);
   HostClocks::AdvanceTo(clock_domain_, end);
   // Report the first failure (lowest queue id) once; a failure is reported by one sync only.
   Status error;
@@ -178,15 +189,16 @@ Status Scheduler::SyncEvent(uint32_t device, driver::EventId event, int32_t time
   DeviceSched& dev = Dev(device);
   auto it = dev.events.find(event);
   if (it == dev.events.end()) {
-    return Err(StatusCode::kInvalidHandle, "SyncEvent: event {} does not exist on device {}",
-               event, device);
+    return Err(StatusCode::kInvalidHandle, "SyncEvent: event {} does not exist on device {}", event,
+               device);
   }
   std::shared_ptr<SimTask> record = it->second->latest_record;
   if (record == nullptr) return Status::Ok();
   if (!WaitFor(lock, timeout_ms, [&record] { return record->run == RunState::kDone; })) {
     return Err(StatusCode::kEventSyncTimeout,
                "SyncEvent: event {} of device {} was not reached within {} ms (record task {} "
-               "pending)", event, device, timeout_ms, record->id);
+               "pending)",
+               event, device, timeout_ms, record->id);
   }
   HostClocks::AdvanceTo(clock_domain_, record->end_ns);
   if (record->status.code() == StatusCode::kDeviceTaskAbort) return record->status;

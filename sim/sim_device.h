@@ -55,8 +55,7 @@ class SimDevice final : public driver::Device {
   void SetFailureHandler(std::function<void(const driver::TaskFailure&)> handler) override;
 
  private:
-  SimDevice(std::shared_ptr<Scheduler> scheduler, const BackendConfig& config,
-            uint32_t device_id);
+  SimDevice(std::shared_ptr<Scheduler> scheduler, const BackendConfig& config, uint32_t device_id);
 
   const uint32_t id_;
   const driver::DeviceProps props_;

@@ -1,8 +1,10 @@
 // Internal records of the scheduler: tasks, queues, events and per-device state.
 //
 // Plain data. Every field is guarded by the owning Scheduler's mutex, except a task's
-// `task` value, which is written once at submission and then only read (by the thread that
-// executes it, after a hand-off through the mutex).
+// `task` value: it is written at submission, then read by the thread that executes it (after
+// a hand-off through the mutex). Its closures are released when the task completes: by
+// CompleteLocked, except a running kExternal's external_start, which the executing thread
+// releases after calling it. Either way they are destroyed without the mutex held.
 //
 // Invariants (see scheduler.h for the rules they implement):
 //  * a queue's `pending` holds its not-yet-completed tasks in submission order; only its
@@ -75,10 +77,10 @@ struct SimQueue {
   DeviceSched* dev = nullptr;
   std::deque<std::shared_ptr<SimTask>> pending;
   std::deque<std::shared_ptr<SimTask>> untimed;
-  uint64_t tail_end_ns = 0;         // simulated end of the last timed task
-  std::shared_ptr<SimTask> last;    // last submitted task (for SyncQueue)
-  Status error;                     // first failure since the last successful sync
-  bool closing = false;             // DestroyQueue in progress: no more submissions
+  uint64_t tail_end_ns = 0;       // simulated end of the last timed task
+  std::shared_ptr<SimTask> last;  // last submitted task (for SyncQueue)
+  Status error;                   // first failure since the last successful sync
+  bool closing = false;           // DestroyQueue in progress: no more submissions
 };
 
 struct SimEvent {

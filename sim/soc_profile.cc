@@ -4,6 +4,8 @@
 #include <limits>
 #include <map>
 #include <nlohmann/json.hpp>
+#include <type_traits>
+#include <utility>
 
 namespace aclsim::sim {
 namespace {
@@ -17,58 +19,58 @@ struct FieldSpec {
   void (*store)(SocProfile& p, uint64_t v);
 };
 
-constexpr uint64_t kU32 = std::numeric_limits<uint32_t>::max();
-constexpr uint64_t kI32 = static_cast<uint64_t>(std::numeric_limits<int32_t>::max());
-constexpr uint64_t kU64 = std::numeric_limits<uint64_t>::max();
+// A DeviceProps member; the value must fit the member's type.
+template <auto Member>
+FieldSpec Prop(const char* name) {
+  using T = std::remove_reference_t<decltype(std::declval<driver::DeviceProps&>().*Member)>;
+  return {name, static_cast<uint64_t>(std::numeric_limits<T>::max()),
+          [](SocProfile& p, uint64_t v) { p.props.*Member = static_cast<T>(v); }};
+}
 
-#define ACLSIM_PROP(field, max)                                                           \
-  FieldSpec {                                                                             \
-    #field, max, [](SocProfile& p, uint64_t v) { p.props.field = static_cast<decltype( \
-                                                     p.props.field)>(v); }              \
-  }
-#define ACLSIM_COST(field) \
-  FieldSpec { #field, kU64, [](SocProfile& p, uint64_t v) { p.cost.field = v; } }
+// A CostParams member (all uint64_t).
+template <auto Member>
+FieldSpec Cost(const char* name) {
+  return {name, std::numeric_limits<uint64_t>::max(),
+          [](SocProfile& p, uint64_t v) { p.cost.*Member = v; }};
+}
 
 const std::vector<FieldSpec>& Specs() {
   static const std::vector<FieldSpec> specs = {
-      ACLSIM_PROP(npu_arch, kU32),
-      ACLSIM_PROP(aicore_num, kU32),
-      ACLSIM_PROP(vector_core_num, kU32),
-      ACLSIM_PROP(aicpu_num, kU32),
-      ACLSIM_PROP(clock_hz, kU64),
-      ACLSIM_PROP(l2_bytes, kU64),
-      ACLSIM_PROP(ub_bytes, kU64),
-      ACLSIM_PROP(hbm_bytes, kU64),
-      ACLSIM_PROP(ddr_bytes, kU64),
-      ACLSIM_PROP(max_streams, kU32),
-      ACLSIM_PROP(max_events, kU32),
-      ACLSIM_PROP(stream_priority_least, kI32),
-      ACLSIM_PROP(stream_priority_greatest, kI32),
-      ACLSIM_PROP(max_blocks_per_kernel, kU32),
-      ACLSIM_COST(cube_flops_per_cycle_per_core),
-      ACLSIM_COST(vector_flops_per_cycle_per_core),
-      ACLSIM_COST(aicpu_flops_per_s_per_core),
-      ACLSIM_COST(hbm_bytes_per_s),
-      ACLSIM_COST(pcie_h2d_bytes_per_s),
-      ACLSIM_COST(pcie_d2h_bytes_per_s),
-      ACLSIM_COST(peer_bytes_per_s),
-      ACLSIM_COST(host_memcpy_bytes_per_s),
-      ACLSIM_COST(dma_latency_ns),
-      ACLSIM_COST(dma_h2d_channels),
-      ACLSIM_COST(dma_d2h_channels),
-      ACLSIM_COST(dma_d2d_channels),
-      ACLSIM_COST(dma_peer_channels),
-      ACLSIM_COST(launch_cost_ns),
-      ACLSIM_COST(api_submit_cost_ns),
-      ACLSIM_COST(event_cost_ns),
-      ACLSIM_COST(callback_cost_ns),
-      ACLSIM_COST(memcpy2d_row_cost_ns),
+      Prop<&driver::DeviceProps::npu_arch>("npu_arch"),
+      Prop<&driver::DeviceProps::aicore_num>("aicore_num"),
+      Prop<&driver::DeviceProps::vector_core_num>("vector_core_num"),
+      Prop<&driver::DeviceProps::aicpu_num>("aicpu_num"),
+      Prop<&driver::DeviceProps::clock_hz>("clock_hz"),
+      Prop<&driver::DeviceProps::l2_bytes>("l2_bytes"),
+      Prop<&driver::DeviceProps::ub_bytes>("ub_bytes"),
+      Prop<&driver::DeviceProps::hbm_bytes>("hbm_bytes"),
+      Prop<&driver::DeviceProps::ddr_bytes>("ddr_bytes"),
+      Prop<&driver::DeviceProps::max_streams>("max_streams"),
+      Prop<&driver::DeviceProps::max_events>("max_events"),
+      Prop<&driver::DeviceProps::stream_priority_least>("stream_priority_least"),
+      Prop<&driver::DeviceProps::stream_priority_greatest>("stream_priority_greatest"),
+      Prop<&driver::DeviceProps::max_blocks_per_kernel>("max_blocks_per_kernel"),
+      Cost<&CostParams::cube_flops_per_cycle_per_core>("cube_flops_per_cycle_per_core"),
+      Cost<&CostParams::vector_flops_per_cycle_per_core>("vector_flops_per_cycle_per_core"),
+      Cost<&CostParams::aicpu_flops_per_s_per_core>("aicpu_flops_per_s_per_core"),
+      Cost<&CostParams::hbm_bytes_per_s>("hbm_bytes_per_s"),
+      Cost<&CostParams::pcie_h2d_bytes_per_s>("pcie_h2d_bytes_per_s"),
+      Cost<&CostParams::pcie_d2h_bytes_per_s>("pcie_d2h_bytes_per_s"),
+      Cost<&CostParams::peer_bytes_per_s>("peer_bytes_per_s"),
+      Cost<&CostParams::host_memcpy_bytes_per_s>("host_memcpy_bytes_per_s"),
+      Cost<&CostParams::dma_latency_ns>("dma_latency_ns"),
+      Cost<&CostParams::dma_h2d_channels>("dma_h2d_channels"),
+      Cost<&CostParams::dma_d2h_channels>("dma_d2h_channels"),
+      Cost<&CostParams::dma_d2d_channels>("dma_d2d_channels"),
+      Cost<&CostParams::dma_peer_channels>("dma_peer_channels"),
+      Cost<&CostParams::launch_cost_ns>("launch_cost_ns"),
+      Cost<&CostParams::api_submit_cost_ns>("api_submit_cost_ns"),
+      Cost<&CostParams::event_cost_ns>("event_cost_ns"),
+      Cost<&CostParams::callback_cost_ns>("callback_cost_ns"),
+      Cost<&CostParams::memcpy2d_row_cost_ns>("memcpy2d_row_cost_ns"),
   };
   return specs;
 }
-
-#undef ACLSIM_PROP
-#undef ACLSIM_COST
 
 // Values that must be positive for the cost model to be well defined.
 Status CheckPositive(const SocProfile& p, std::string_view origin) {
@@ -121,8 +123,8 @@ const Registry& Profiles() {
               [](const SocProfile& a, const SocProfile& b) { return a.name < b.name; });
     for (size_t i = 1; i < r.profiles.size(); ++i) {
       if (r.profiles[i].name == r.profiles[i - 1].name && r.status.ok()) {
-        r.status = Err(StatusCode::kInternal, "SoC profile {} is defined twice",
-                       r.profiles[i].name);
+        r.status =
+            Err(StatusCode::kInternal, "SoC profile {} is defined twice", r.profiles[i].name);
       }
     }
     return r;
@@ -175,8 +177,7 @@ Result<SocProfile> ParseSocProfile(std::string_view json_text, std::string_view 
                  "SoC profile {}: field '{}' needs a non-negative integer 'value'", origin, key);
     }
     if (source == entry.end() || !source->is_string() || source->get<std::string>().empty()) {
-      return Err(StatusCode::kInternal, "SoC profile {}: field '{}' needs a 'source'", origin,
-                 key);
+      return Err(StatusCode::kInternal, "SoC profile {}: field '{}' needs a 'source'", origin, key);
     }
     std::string conf = confidence != entry.end() && confidence->is_string()
                            ? confidence->get<std::string>()
@@ -187,8 +188,8 @@ Result<SocProfile> ParseSocProfile(std::string_view json_text, std::string_view 
     }
     const uint64_t v = value->get<uint64_t>();
     if (v > spec->second->max) {
-      return Err(StatusCode::kInternal, "SoC profile {}: field '{}' = {} is out of range",
-                 origin, key, v);
+      return Err(StatusCode::kInternal, "SoC profile {}: field '{}' = {} is out of range", origin,
+                 key, v);
     }
     spec->second->store(profile, v);
     profile.fields.push_back({key, v, source->get<std::string>(), conf});

@@ -39,18 +39,18 @@ struct CostParams {
   uint64_t dma_latency_ns = 0;                   // fixed cost of one DMA transfer
   uint64_t dma_h2d_channels = 0;                 // DMA engine slots per direction
   uint64_t dma_d2h_channels = 0;
-  uint64_t dma_d2d_channels = 0;                 // also used by memsets
+  uint64_t dma_d2d_channels = 0;  // also used by memsets
   uint64_t dma_peer_channels = 0;
-  uint64_t launch_cost_ns = 0;                   // device task-scheduling cost per task
-  uint64_t api_submit_cost_ns = 0;               // host cost of one submission
-  uint64_t event_cost_ns = 0;                    // event record / wait / reset task
-  uint64_t callback_cost_ns = 0;                 // host function / external (callback) task
-  uint64_t memcpy2d_row_cost_ns = 0;             // extra cost per row of a 2-D copy
+  uint64_t launch_cost_ns = 0;        // device task-scheduling cost per task
+  uint64_t api_submit_cost_ns = 0;    // host cost of one submission
+  uint64_t event_cost_ns = 0;         // event record / wait / reset task
+  uint64_t callback_cost_ns = 0;      // host function / external (callback) task
+  uint64_t memcpy2d_row_cost_ns = 0;  // extra cost per row of a 2-D copy
 };
 
 // Provenance of one numeric field.
 struct ProfileField {
-  std::string name;        // JSON key, e.g. "hbm_bytes"
+  std::string name;  // JSON key, e.g. "hbm_bytes"
   uint64_t value = 0;
   std::string source;      // never empty
   std::string confidence;  // "H", "M" or "L"

@@ -8,15 +8,24 @@ using driver::TaskKind;
 
 const char* TaskKindName(TaskKind kind) {
   switch (kind) {
-    case TaskKind::kMemcpy: return "memcpy";
-    case TaskKind::kMemcpy2d: return "memcpy2d";
-    case TaskKind::kMemset: return "memset";
-    case TaskKind::kEventRecord: return "event-record";
-    case TaskKind::kEventWait: return "event-wait";
-    case TaskKind::kEventReset: return "event-reset";
-    case TaskKind::kHostFunc: return "host-func";
-    case TaskKind::kExternal: return "external";
-    case TaskKind::kKernel: return "kernel";
+    case TaskKind::kMemcpy:
+      return "memcpy";
+    case TaskKind::kMemcpy2d:
+      return "memcpy2d";
+    case TaskKind::kMemset:
+      return "memset";
+    case TaskKind::kEventRecord:
+      return "event-record";
+    case TaskKind::kEventWait:
+      return "event-wait";
+    case TaskKind::kEventReset:
+      return "event-reset";
+    case TaskKind::kHostFunc:
+      return "host-func";
+    case TaskKind::kExternal:
+      return "external";
+    case TaskKind::kKernel:
+      return "kernel";
   }
   return "?";
 }
@@ -37,15 +46,14 @@ Status ValidateTask(const driver::Task& task) {
         }
         if (task.width > task.dpitch || task.width > task.spitch) {
           return Err(StatusCode::kInvalidParam,
-                     "2-D memcpy: width {} exceeds dpitch {} or spitch {}", task.width,
-                     task.dpitch, task.spitch);
+                     "2-D memcpy: width {} exceeds dpitch {} or spitch {}", task.width, task.dpitch,
+                     task.spitch);
         }
       }
       break;
     case TaskKind::kMemset:
       if (task.bytes > 0 && task.dst == nullptr) {
-        return Err(StatusCode::kInvalidParam, "memset of {} bytes with a NULL pointer",
-                   task.bytes);
+        return Err(StatusCode::kInvalidParam, "memset of {} bytes with a NULL pointer", task.bytes);
       }
       break;
     case TaskKind::kExternal:

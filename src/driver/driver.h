@@ -18,6 +18,14 @@
 //    carries its own simulated clock; submissions advance it by an API cost and waits
 //    advance it to the completion time waited for.
 //
+// Semantics every backend keeps (the conformance suite in tests/driver checks them):
+//  * an event reset takes effect when it is submitted (later waits wait for a new record);
+//  * DestroyEvent releases waits that are still waiting for a first record;
+//  * SyncDevice reports the first queue failure and clears the failures of all queues, so
+//    each failure is reported once; a sync on dropped (forced) work returns kDeviceTaskAbort;
+//  * a peer copy uses the DMA engine of the submitting queue's device;
+//  * a failed task's Status carries the runtime error code in Status::detail().
+//
 // Thread-safety: every method of Device may be called from any thread concurrently.
 // Submissions to one queue from several threads are ordered by the caller (the core holds
 // the stream's lock while submitting).

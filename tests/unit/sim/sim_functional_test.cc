@@ -122,7 +122,10 @@ TEST_P(SimFunctionalTest, TasksOfAQueueRunInSubmissionOrder) {
   std::vector<int> order;
   constexpr int kTasks = 200;
   for (int i = 0; i < kTasks; ++i) {
-    Task t = i % 2 ? HostFunc([&, i] { std::lock_guard<std::mutex> l(mu); order.push_back(i); })
+    Task t = i % 2 ? HostFunc([&, i] {
+      std::lock_guard<std::mutex> l(mu);
+      order.push_back(i);
+    })
                    : Kernel(4, 1000, 0, [&, i] {
                        std::lock_guard<std::mutex> l(mu);
                        order.push_back(i);
@@ -191,6 +194,9 @@ TEST_P(SimFunctionalTest, ManyThreadsSubmitConcurrently) {
 
 // Captured state whose destructor calls back into the driver (as a core object might).
 struct CallsDriverWhenDestroyed {
+  CallsDriverWhenDestroyed(Device* d, QueueId q, std::atomic<int>* count)
+      : device(d), queue(q), destroyed(count) {}
+  CallsDriverWhenDestroyed(const CallsDriverWhenDestroyed&) = delete;
   Device* device;
   QueueId queue;
   std::atomic<int>* destroyed;
@@ -205,10 +211,8 @@ TEST_P(SimFunctionalTest, ClosureDestructorsMayCallTheDriver) {
   QueueId doomed = NewQueue(*device_);
   driver::EventId never = NewEvent(*device_);
   {
-    auto ran = std::make_shared<CallsDriverWhenDestroyed>(
-        CallsDriverWhenDestroyed{device_.get(), queue_, &destroyed});
-    auto dropped = std::make_shared<CallsDriverWhenDestroyed>(
-        CallsDriverWhenDestroyed{device_.get(), queue_, &destroyed});
+    auto ran = std::make_shared<CallsDriverWhenDestroyed>(device_.get(), queue_, &destroyed);
+    auto dropped = std::make_shared<CallsDriverWhenDestroyed>(device_.get(), queue_, &destroyed);
     SubmitOk(*device_, queue_, HostFunc([ran] {}));
     SubmitOk(*device_, doomed, EventTask(TaskKind::kEventWait, never));
     SubmitOk(*device_, doomed, HostFunc([dropped] {}));

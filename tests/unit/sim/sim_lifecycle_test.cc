@@ -138,7 +138,10 @@ TEST_P(SimLifecycleBackendTest, FaultInjectionReachesTheHandlerAndSyncQueue) {
   QueueId q = NewQueue(*device);
   std::atomic<int> kernel_ran{0}, after_ran{0};
   SubmitOk(*device, q, HostFunc([] {}));
-  EXPECT_EQ(SubmitOk(*device, q, Kernel(4, 100, 0, [&] { kernel_ran = 1; }, "MatMul")), 2u);
+  EXPECT_EQ(SubmitOk(*device, q,
+                     Kernel(
+                         4, 100, 0, [&] { kernel_ran = 1; }, "MatMul")),
+            2u);
   SubmitOk(*device, q, HostFunc([&] { after_ran = 1; }));
   while (!device->QueryQueue(q).idle) std::this_thread::yield();
   EXPECT_FALSE(device->QueryQueue(q).error.ok());
@@ -208,7 +211,7 @@ TEST_P(SimLifecycleBackendTest, ClosingADeviceDropsBlockedWork) {
   SubmitOk(*device, q, EventTask(TaskKind::kEventWait, never));  // never recorded
   SubmitOk(*device, q, HostFunc([&] { ran = 1; }));
   QueueId q2 = NewQueue(*device);
-  SubmitOk(*device, q2, External(&started));  // never completed
+  SubmitOk(*device, q2, External(&started));                         // never completed
   SubmitOk(*other, q1, EventTask(TaskKind::kEventWait, remote, 0));  // waits on device 0
   while (started.load() == 0) std::this_thread::yield();
   device.reset();  // must not hang
@@ -229,8 +232,8 @@ TEST_P(SimLifecycleBackendTest, SyncOnADroppedRecordReportsTheAbort) {
   EXPECT_TRUE(device->QueryEvent(event).complete);
 }
 
-INSTANTIATE_TEST_SUITE_P(Backends, SimLifecycleBackendTest,
-                         ::testing::Values("sim", "sim-inline"), BackendParamName);
+INSTANTIATE_TEST_SUITE_P(Backends, SimLifecycleBackendTest, ::testing::Values("sim", "sim-inline"),
+                         BackendParamName);
 
 TEST(SimLifecycleTest, OptionsAreValidated) {
   driver::DriverRegistry registry;

@@ -108,14 +108,14 @@ inline uint64_t SubmitOk(Device& device, QueueId queue, Task task) {
   return id;
 }
 
-#define ASSERT_OK(expr)                                   \
-  do {                                                    \
-    ::aclsim::Status _st = (expr);                        \
+#define ASSERT_OK(expr)                                      \
+  do {                                                       \
+    ::aclsim::Status _st = (expr);                           \
     ASSERT_TRUE(_st.ok()) << #expr << ": " << _st.message(); \
   } while (0)
-#define EXPECT_OK(expr)                                   \
-  do {                                                    \
-    ::aclsim::Status _st = (expr);                        \
+#define EXPECT_OK(expr)                                      \
+  do {                                                       \
+    ::aclsim::Status _st = (expr);                           \
     EXPECT_TRUE(_st.ok()) << #expr << ": " << _st.message(); \
   } while (0)
 

@@ -37,8 +37,8 @@ uint64_t TimeOneCopy(size_t bytes, CopyDir dir, const std::string& backend = "si
 
 TEST(SimTimingTest, HostToDeviceCopyFollowsTheCostFormula) {
   const size_t bytes = 25'000'000;  // 1 ms at 25 GB/s
-  const uint64_t expected = Cost().api_submit_cost_ns + Cost().launch_cost_ns +
-                            Cost().dma_latency_ns + 1'000'000;
+  const uint64_t expected =
+      Cost().api_submit_cost_ns + Cost().launch_cost_ns + Cost().dma_latency_ns + 1'000'000;
   EXPECT_EQ(TimeOneCopy(bytes, CopyDir::kHostToDevice), expected);
 }
 
@@ -61,8 +61,8 @@ uint64_t TimeTwoCopies(CopyDir first, CopyDir second, size_t bytes) {
   auto submit = [&](QueueId q, CopyDir dir, size_t offset) {
     uint8_t* dev = static_cast<uint8_t*>(d) + offset;
     uint8_t* h = host.data() + offset;
-    SubmitOk(*device, q, dir == CopyDir::kHostToDevice ? Copy(dev, h, bytes, dir)
-                                                       : Copy(h, dev, bytes, dir));
+    SubmitOk(*device, q,
+             dir == CopyDir::kHostToDevice ? Copy(dev, h, bytes, dir) : Copy(h, dev, bytes, dir));
   };
   QueueId q1 = NewQueue(*device);
   QueueId q2 = NewQueue(*device);
@@ -208,8 +208,8 @@ TEST(SimTimingTest, SimulatedTimeIgnoresHostFunctionWallTime) {
     auto device = Open(*driver);
     QueueId q = NewQueue(*device);
     SubmitOk(*device, q, HostFunc([slow] {
-               if (slow) std::this_thread::sleep_for(std::chrono::milliseconds(20));
-             }));
+      if (slow) std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    }));
     EXPECT_OK(device->SyncQueue(q, -1));
     return device->HostClockNs();
   };
