@@ -95,6 +95,44 @@ aclError aclsysGetCANNVersion(aclCANNPackageName name, aclCANNPackageVersion* ve
   });
 }
 
+namespace {
+
+// Packages a CANN install lists under share/info, plus the driver and firmware.
+aclsim::Status CheckPackage(const char* pkgName) {
+  static const char* const kPackages[] = {"runtime",    "compiler", "hccl",   "toolkit", "opp",
+                                          "opp_kernel", "cann",     "driver", "firmware"};
+  ACLSIM_RETURN_IF_ERROR(api::CheckNotNull(pkgName, "pkgName"));
+  for (const char* known : kPackages) {
+    if (std::strcmp(pkgName, known) == 0) return Status::Ok();
+  }
+  return Err(StatusCode::kInvalidParam,
+             "unknown package '{}' (known: runtime, compiler, hccl, toolkit, opp, opp_kernel, "
+             "cann, driver, firmware)",
+             pkgName);
+}
+
+}  // namespace
+
+aclError aclsysGetVersionStr(char* pkgName, char* versionStr) {
+  return api::ApiCall(__func__, [&]() -> Status {
+    ACLSIM_RETURN_IF_ERROR(CheckPackage(pkgName));
+    ACLSIM_RETURN_IF_ERROR(api::CheckNotNull(versionStr, "versionStr"));
+    std::strncpy(versionStr, kCannVersion, ACL_PKG_VERSION_MAX_SIZE - 1);
+    versionStr[ACL_PKG_VERSION_MAX_SIZE - 1] = '\0';
+    return Status::Ok();
+  });
+}
+
+// Numeric version: major * 1000000 + minor * 10000 + patch * 100 (larger = newer).
+aclError aclsysGetVersionNum(char* pkgName, int32_t* versionNum) {
+  return api::ApiCall(__func__, [&]() -> Status {
+    ACLSIM_RETURN_IF_ERROR(CheckPackage(pkgName));
+    ACLSIM_RETURN_IF_ERROR(api::CheckNotNull(versionNum, "versionNum"));
+    *versionNum = 9 * 1000000 + 1 * 10000 + 0 * 100;
+    return Status::Ok();
+  });
+}
+
 aclError aclrtPeekAtLastError(aclrtLastErrLevel level) {
   return level == ACL_RT_THREAD_LEVEL ? api::LastError(/*clear=*/false) : ACL_ERROR_INVALID_PARAM;
 }
