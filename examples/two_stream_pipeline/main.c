@@ -41,13 +41,23 @@
     }                                                                        \
   } while (0)
 
-static volatile int g_stop_reporting = 0;
+/* C99 has no atomics: the stop flag is guarded by a mutex. */
+static pthread_mutex_t g_flag_mutex = PTHREAD_MUTEX_INITIALIZER;
+static int g_stop_reporting = 0;
 static int g_callbacks_run = 0;
+
+static int StopRequested(void) {
+  int stop;
+  pthread_mutex_lock(&g_flag_mutex);
+  stop = g_stop_reporting;
+  pthread_mutex_unlock(&g_flag_mutex);
+  return stop;
+}
 
 static void* ReportThread(void* arg) {
   aclrtContext context = (aclrtContext)arg;
   CHECK(aclrtSetCurrentContext(context));
-  while (!g_stop_reporting) {
+  while (!StopRequested()) {
     aclrtProcessReport(10); /* returns ACL_ERROR_WAIT_CALLBACK_TIMEOUT when idle */
   }
   return NULL;
@@ -144,7 +154,9 @@ int main(void) {
   EXPECT_ERROR(aclrtCreateStream(NULL));
   EXPECT_ERROR(aclrtRecordEvent(uploaded, (aclrtStream)uploaded));
 
+  pthread_mutex_lock(&g_flag_mutex);
   g_stop_reporting = 1;
+  pthread_mutex_unlock(&g_flag_mutex);
   pthread_join(reporter, NULL);
   CHECK(aclrtUnSubscribeReport((uint64_t)reporter, work_stream));
   CHECK(aclrtFree(dev_a));
