@@ -2,6 +2,7 @@
 
 #include <charconv>
 #include <string>
+#include <utility>
 
 namespace aclsim::sim {
 namespace {
@@ -25,6 +26,32 @@ Status ReadNumber(const driver::BackendOptions& options, const char* key, uint64
                parsed, min, max);
   }
   *value = parsed;
+  return Status::Ok();
+}
+
+Status ReadSlowDma(const driver::BackendOptions& options, FaultConfig* faults) {
+  auto it = options.find("fault_slow_dma");
+  if (it == options.end()) return Status::Ok();
+  const std::string& text = it->second;
+  const size_t colon = text.find(':');
+  const std::string engine = text.substr(0, colon);
+  const std::pair<const char*, EngineKind> engines[] = {{"h2d", EngineKind::kDmaH2D},
+                                                        {"d2h", EngineKind::kDmaD2H},
+                                                        {"d2d", EngineKind::kDmaD2D},
+                                                        {"peer", EngineKind::kDmaPeer}};
+  for (const auto& [name, kind] : engines) {
+    if (engine == name) faults->slow_dma_engine = kind;
+  }
+  uint64_t factor = 0;
+  const std::string digits = colon == std::string::npos ? "" : text.substr(colon + 1);
+  auto [end, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), factor);
+  if (faults->slow_dma_engine == EngineKind::kNone || digits.empty() || ec != std::errc() ||
+      end != digits.data() + digits.size() || factor < 1 || factor > 1000) {
+    faults->slow_dma_engine = EngineKind::kNone;
+    return Err(StatusCode::kInvalidParam,
+               "sim backend option fault_slow_dma='{}' must be <h2d|d2h|d2d|peer>:<1..1000>", text);
+  }
+  faults->slow_dma_factor = factor;
   return Status::Ok();
 }
 
@@ -56,6 +83,14 @@ Result<BackendConfig> ParseBackendConfig(const driver::BackendOptions& options, 
   ACLSIM_RETURN_IF_ERROR(ReadNumber(options, "ddr_bytes", 0, 4 * kTiB, &ddr));
   ACLSIM_RETURN_IF_ERROR(
       ReadNumber(options, "fault_fail_task", 0, UINT64_MAX, &config.fault_fail_task));
+  config.faults.fail_task = config.fault_fail_task;
+  ACLSIM_RETURN_IF_ERROR(
+      ReadNumber(options, "fault_fail_alloc", 0, UINT64_MAX, &config.faults.fail_alloc));
+  ACLSIM_RETURN_IF_ERROR(ReadNumber(options, "fault_aicore_exception", 0, UINT64_MAX,
+                                    &config.faults.aicore_exception));
+  ACLSIM_RETURN_IF_ERROR(
+      ReadNumber(options, "fault_device_lost", 0, UINT64_MAX, &config.faults.device_lost));
+  ACLSIM_RETURN_IF_ERROR(ReadSlowDma(options, &config.faults));
   config.device_count = static_cast<uint32_t>(device_count);
   config.workers = static_cast<uint32_t>(workers);
   config.props.hbm_bytes = hbm / 4096 * 4096;

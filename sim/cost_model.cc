@@ -2,82 +2,101 @@
 
 #include <algorithm>
 
+#include "sim/kernel_cost.h"
+
 namespace aclsim::sim {
 namespace {
 
 using driver::CopyDir;
-using driver::Engine;
 using driver::TaskKind;
+using U128 = unsigned __int128;
 
 constexpr uint64_t kNsPerS = 1'000'000'000;
 
-uint64_t CeilDiv(unsigned __int128 num, unsigned __int128 den) {
+uint64_t CeilDiv(U128 num, U128 den) {
   if (den == 0) return 0;
-  const unsigned __int128 q = (num + den - 1) / den;
+  const U128 q = (num + den - 1) / den;
   return q > UINT64_MAX ? UINT64_MAX : static_cast<uint64_t>(q);
 }
 
-TaskCost CopyCost(CopyDir dir, uint64_t bytes, const CostParams& c) {
+uint64_t TotalBytes(const TaskTranslation& tr) {
+  uint64_t total = 0;
+  for (const auto& b : tr.buffers) total += b.bytes;
+  return total;
+}
+
+// TLB counts and their exposed time for a task streaming once over its device buffers,
+// with the misses divided over `engines` parallel translators.
+uint64_t TlbNs(const TlbCounts& tlb, uint64_t engines, const driver::DeviceProps& p,
+               const CostParams& c) {
+  const uint64_t per_engine = CeilDiv(tlb.total_misses(), std::max<uint64_t>(engines, 1));
+  return CyclesToNs(per_engine * c.tlb_miss_penalty_cycles, p.clock_hz);
+}
+
+TaskCost CopyCost(CopyDir dir, uint64_t bytes, const TaskTranslation& tr,
+                  const driver::DeviceProps& p, const CostParams& c) {
   TaskCost cost;
-  uint64_t transfer = 0;
+  cost.tlb = StreamingTlb(tr.buffers, TotalBytes(tr), c);
+  cost.fixed_ns = c.launch_cost_ns + c.dma_latency_ns + TlbNs(cost.tlb, 1, p, c);
+  uint64_t link_bps = 0;
   switch (dir) {
     case CopyDir::kHostToDevice:
       cost.engine = EngineKind::kDmaH2D;
-      transfer = TransferNs(bytes, c.pcie_h2d_bytes_per_s);
+      link_bps = c.pcie_h2d_bytes_per_s;
       break;
     case CopyDir::kDeviceToHost:
       cost.engine = EngineKind::kDmaD2H;
-      transfer = TransferNs(bytes, c.pcie_d2h_bytes_per_s);
+      link_bps = c.pcie_d2h_bytes_per_s;
       break;
     case CopyDir::kDeviceToDevice:
       cost.engine = EngineKind::kDmaD2D;
-      transfer = CeilDiv(static_cast<unsigned __int128>(bytes) * 2 * kNsPerS, c.hbm_bytes_per_s);
+      cost.hbm_bytes = 2 * bytes;  // each byte is read and written
+      cost.hbm_shared = true;
       break;
     case CopyDir::kPeerToPeer:
       cost.engine = EngineKind::kDmaPeer;
-      transfer = TransferNs(bytes, c.peer_bytes_per_s);
+      link_bps = c.peer_bytes_per_s;
       break;
     case CopyDir::kHostToHost:
       cost.engine = EngineKind::kNone;
-      transfer = TransferNs(bytes, c.host_memcpy_bytes_per_s);
+      cost.fixed_ns = c.launch_cost_ns + c.dma_latency_ns;
+      link_bps = c.host_memcpy_bytes_per_s;
       break;
   }
+  if (link_bps != 0) {
+    cost.core_ns = TransferNs(bytes, link_bps);
+    if (dir != CopyDir::kHostToHost && bytes > 0 && cost.core_ns > 0) {
+      const uint64_t own = CeilDiv(static_cast<U128>(bytes) * kNsPerS, cost.core_ns);
+      const uint64_t floor =
+          CeilDiv(static_cast<U128>(c.hbm_bytes_per_s) * c.dma_hbm_contention_permille, 1000);
+      cost.dma_demand = std::max(own, floor);
+      cost.hbm_bytes = bytes;
+    }
+  }
   cost.slots = cost.engine == EngineKind::kNone ? 0 : 1;
-  cost.duration_ns = c.launch_cost_ns + c.dma_latency_ns + transfer;
   return cost;
 }
 
-TaskCost KernelCost(const driver::Task& task, const driver::DeviceProps& p, const CostParams& c) {
+TaskCost KernelCost(const driver::Task& task, const TaskTranslation& tr,
+                    const driver::DeviceProps& p, const CostParams& c) {
+  const KernelEstimate e = EstimateKernel(task, p, c);
   TaskCost cost;
-  uint64_t cores = 0;
-  uint64_t per_core_flops_per_s = 0;
-  switch (task.engine) {
-    case Engine::kAiCore:
-      cost.engine = EngineKind::kAiCore;
-      cores = p.aicore_num;
-      per_core_flops_per_s = c.cube_flops_per_cycle_per_core * p.clock_hz;
-      break;
-    case Engine::kAiVector:
-      cost.engine = p.vector_core_num > 0 ? EngineKind::kAiVector : EngineKind::kAiCore;
-      cores = p.vector_core_num > 0 ? p.vector_core_num : p.aicore_num;
-      per_core_flops_per_s = c.vector_flops_per_cycle_per_core * p.clock_hz;
-      break;
-    case Engine::kAiCpu:
-      cost.engine = EngineKind::kAiCpu;
-      cores = p.aicpu_num;
-      per_core_flops_per_s = c.aicpu_flops_per_s_per_core;
-      break;
-  }
-  if (cores == 0) {  // the SoC lacks the engine: charge one AI Core's worth, occupy nothing
-    cost.engine = EngineKind::kNone;
-    cores = 1;
-  }
-  const uint64_t used = std::min<uint64_t>(std::max<uint32_t>(task.blocks, 1), cores);
-  cost.slots = cost.engine == EngineKind::kNone ? 0 : static_cast<uint32_t>(used);
-  const uint64_t compute = CeilDiv(static_cast<unsigned __int128>(task.flops) * kNsPerS,
-                                   static_cast<unsigned __int128>(per_core_flops_per_s) * used);
-  const uint64_t memory = TransferNs(task.bytes_moved, c.hbm_bytes_per_s);
-  cost.duration_ns = c.launch_cost_ns + std::max(compute, memory);
+  cost.engine = e.engine;
+  cost.slots = e.engine == EngineKind::kNone ? 0 : e.cores;
+  cost.tlb = StreamingTlb(tr.buffers, e.traffic_bytes, c);
+  cost.fixed_ns = c.launch_cost_ns + TlbNs(cost.tlb, e.cores, p, c);
+  cost.core_ns = e.core_ns;
+  cost.hbm_bytes = e.gm_bytes;
+  cost.hbm_shared = true;
+  cost.roofline_ns = e.roofline_ns;
+  return cost;
+}
+
+TaskCost Fixed(EngineKind engine, uint64_t ns) {
+  TaskCost cost;
+  cost.engine = engine;
+  cost.slots = engine == EngineKind::kNone ? 0 : 1;
+  cost.fixed_ns = ns;
   return cost;
 }
 
@@ -108,33 +127,48 @@ const char* EngineName(EngineKind engine) {
 }
 
 uint64_t TransferNs(uint64_t bytes, uint64_t bytes_per_s) {
-  return CeilDiv(static_cast<unsigned __int128>(bytes) * kNsPerS, bytes_per_s);
+  return CeilDiv(static_cast<U128>(bytes) * kNsPerS, bytes_per_s);
 }
 
-TaskCost CostOf(const driver::Task& task, const driver::DeviceProps& props,
-                const CostParams& cost) {
+uint64_t CyclesToNs(uint64_t cycles, uint64_t clock_hz) {
+  return CeilDiv(static_cast<U128>(cycles) * kNsPerS, clock_hz);
+}
+
+TaskCost CostOf(const driver::Task& task, const TaskTranslation& translation,
+                const driver::DeviceProps& props, const CostParams& cost) {
+  TaskCost c;
   switch (task.kind) {
     case TaskKind::kMemcpy:
-      return CopyCost(task.dir, task.bytes, cost);
-    case TaskKind::kMemcpy2d: {
-      TaskCost c = CopyCost(task.dir, static_cast<uint64_t>(task.width) * task.height, cost);
-      c.duration_ns += static_cast<uint64_t>(task.height) * cost.memcpy2d_row_cost_ns;
-      return c;
-    }
+      c = CopyCost(task.dir, task.bytes, translation, props, cost);
+      break;
+    case TaskKind::kMemcpy2d:
+      c = CopyCost(task.dir, static_cast<uint64_t>(task.width) * task.height, translation, props,
+                   cost);
+      c.fixed_ns += static_cast<uint64_t>(task.height) * cost.memcpy2d_row_cost_ns;
+      break;
     case TaskKind::kMemset:
-      return {EngineKind::kDmaD2D, 1,
-              cost.launch_cost_ns + TransferNs(task.bytes, cost.hbm_bytes_per_s)};
+      c = Fixed(EngineKind::kDmaD2D, cost.launch_cost_ns);
+      c.tlb = StreamingTlb(translation.buffers, TotalBytes(translation), cost);
+      c.fixed_ns += TlbNs(c.tlb, 1, props, cost);
+      c.hbm_bytes = task.bytes;
+      c.hbm_shared = true;
+      break;
     case TaskKind::kEventRecord:
     case TaskKind::kEventWait:
     case TaskKind::kEventReset:
-      return {EngineKind::kNone, 0, cost.event_cost_ns};
+      c = Fixed(EngineKind::kNone, cost.event_cost_ns);
+      break;
     case TaskKind::kHostFunc:
     case TaskKind::kExternal:
-      return {EngineKind::kNone, 0, cost.callback_cost_ns};
+      c = Fixed(EngineKind::kNone, cost.callback_cost_ns);
+      break;
     case TaskKind::kKernel:
-      return KernelCost(task, props, cost);
+      c = KernelCost(task, translation, props, cost);
+      break;
   }
-  return {};
+  const uint64_t hbm_alone = c.hbm_shared ? TransferNs(c.hbm_bytes, cost.hbm_bytes_per_s) : 0;
+  c.duration_ns = c.fixed_ns + std::max(c.core_ns, hbm_alone);
+  return c;
 }
 
 }  // namespace aclsim::sim

@@ -80,6 +80,7 @@ Status DeviceMemory::Allocate(driver::MemPool pool, driver::PageSize page, size_
                p->allocator.capacity(), p->allocator.largest_free_range());
   }
   *addr = reinterpret_cast<void*>(p->base + *offset);
+  page_tables_[p->base + *offset] = {rounded, page};
   return Status::Ok();
 }
 
@@ -90,6 +91,7 @@ Status DeviceMemory::Free(void* addr) {
     if (a < p->base || a >= p->base + p->allocator.capacity()) continue;
     const uint64_t size = p->allocator.Release(a - p->base);
     if (size == 0) break;
+    page_tables_.erase(a);
     // Give the pages back to the host; the range stays reserved and reads as zero.
     madvise(addr, size, MADV_DONTNEED);
     return Status::Ok();
@@ -103,6 +105,16 @@ bool DeviceMemory::OwnsRange(const void* addr, size_t bytes) const {
   const uintptr_t a = reinterpret_cast<uintptr_t>(addr);
   if (range_begin_ == 0 || a < range_begin_ || a >= range_end_) return false;
   return bytes <= range_end_ - a;
+}
+
+std::optional<driver::PageSize> DeviceMemory::PageOf(const void* addr) const {
+  const uintptr_t a = reinterpret_cast<uintptr_t>(addr);
+  std::lock_guard<std::mutex> lock(mu_);
+  auto it = page_tables_.upper_bound(a);
+  if (it == page_tables_.begin()) return std::nullopt;
+  --it;
+  if (a >= it->first + it->second.bytes) return std::nullopt;
+  return it->second.page;
 }
 
 void DeviceMemory::Usage(driver::MemPool pool, size_t* free_bytes, size_t* total_bytes) const {

@@ -6,7 +6,8 @@
 // holds the HBM pool, then (if the profile has one) the DDR pool, each starting on a 1 GiB
 // boundary. Each pool has a first-fit RangeAllocator; allocations are rounded up to their
 // page size and aligned to it. Freeing releases the backing pages with madvise(MADV_DONTNEED)
-// (they read as zero when reused). The range is unmapped at destruction.
+// (they read as zero when reused). The range is unmapped at destruction. Each allocation's
+// page size is recorded (its page table) for the TLB model (tlb_model.h).
 //
 // Thread-safety: all methods may be called concurrently (one internal mutex); OwnsRange
 // reads only immutable state and takes no lock.
@@ -14,7 +15,9 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <map>
 #include <mutex>
+#include <optional>
 
 #include "common/status.h"
 #include "driver/driver.h"
@@ -40,6 +43,9 @@ class DeviceMemory {
   // kMemoryFree if `addr` is not the exact start of a live allocation.
   Status Free(void* addr);
   bool OwnsRange(const void* addr, size_t bytes) const;
+  // The page size of the live allocation containing `addr` (its page table entry), or
+  // nullopt if `addr` is not inside a live allocation of this device.
+  std::optional<driver::PageSize> PageOf(const void* addr) const;
   void Usage(driver::MemPool pool, size_t* free_bytes, size_t* total_bytes) const;
 
  private:
@@ -59,6 +65,11 @@ class DeviceMemory {
   mutable std::mutex mu_;
   Pool hbm_;
   Pool ddr_;
+  struct Mapping {
+    uint64_t bytes;
+    driver::PageSize page;
+  };
+  std::map<uintptr_t, Mapping> page_tables_;  // allocation start -> size and page size
 };
 
 }  // namespace aclsim::sim

@@ -23,11 +23,20 @@ size_t EngineTimeline::SlotCount(EngineKind engine) const {
 }
 
 uint64_t EngineTimeline::Grant(const TaskCost& cost, uint64_t earliest) {
-  if (cost.engine == EngineKind::kNone || cost.engine == EngineKind::kCount || cost.slots == 0) {
+  uint64_t end = 0;
+  return Grant(
+      cost, earliest, [&cost](uint64_t) { return cost.duration_ns; }, &end);
+}
+
+uint64_t EngineTimeline::Grant(const TaskCost& cost, uint64_t earliest,
+                               const std::function<uint64_t(uint64_t start)>& duration_at,
+                               uint64_t* end_out) {
+  if (cost.engine == EngineKind::kNone || cost.engine == EngineKind::kCount || cost.slots == 0 ||
+      free_at_[static_cast<size_t>(cost.engine)].empty()) {
+    *end_out = earliest + duration_at(earliest);
     return earliest;
   }
   std::vector<uint64_t>& slots = free_at_[static_cast<size_t>(cost.engine)];
-  if (slots.empty()) return earliest;
   const size_t k = std::min<size_t>(cost.slots, slots.size());
   // The k earliest-free slots, ties broken by index (stable sort of indices).
   std::vector<size_t> order(slots.size());
@@ -36,8 +45,9 @@ uint64_t EngineTimeline::Grant(const TaskCost& cost, uint64_t earliest) {
                    [&slots](size_t a, size_t b) { return slots[a] < slots[b]; });
   uint64_t start = earliest;
   for (size_t i = 0; i < k; ++i) start = std::max(start, slots[order[i]]);
-  const uint64_t end = start + cost.duration_ns;
+  const uint64_t end = start + duration_at(start);
   for (size_t i = 0; i < k; ++i) slots[order[i]] = end;
+  *end_out = end;
   return start;
 }
 

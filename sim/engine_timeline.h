@@ -11,6 +11,7 @@
 
 #include <array>
 #include <cstdint>
+#include <functional>
 #include <vector>
 
 #include "driver/device_props.h"
@@ -26,6 +27,10 @@ class EngineTimeline {
   // Grants the slots of `cost` to a task that may start at `earliest`; returns its start.
   // With kNone (or 0 slots) the start is `earliest`.
   uint64_t Grant(const TaskCost& cost, uint64_t earliest);
+  // As above, but the task's duration depends on its start (HBM sharing): the slots are held
+  // until start + duration_at(start), which is stored in *end.
+  uint64_t Grant(const TaskCost& cost, uint64_t earliest,
+                 const std::function<uint64_t(uint64_t start)>& duration_at, uint64_t* end);
 
   size_t SlotCount(EngineKind engine) const;
 

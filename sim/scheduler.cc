@@ -40,13 +40,13 @@ std::shared_ptr<SimQueue> Scheduler::FindQueue(DeviceSched& dev, driver::QueueId
 }
 
 Status Scheduler::OpenDevice(uint32_t device, const driver::DeviceProps& props,
-                             const CostParams& cost, uint64_t fault_task_id) {
+                             const CostParams& cost, const FaultConfig& faults) {
   Lock lock(mu_);
   if (devices_.count(device) != 0) {
     return Err(StatusCode::kInvalidDevice, "device {} is already open", device);
   }
   auto dev = std::make_unique<DeviceSched>(device, props, cost);
-  dev->fault_task_id = fault_task_id;
+  dev->faults = faults;
   devices_[device] = std::move(dev);
   return Status::Ok();
 }
@@ -96,7 +96,7 @@ void Scheduler::RemoveDevice(uint32_t device) {
 }
 
 Status Scheduler::Submit(uint32_t device, driver::QueueId queue, driver::Task task,
-                         uint64_t* task_id) {
+                         const TaskTranslation& translation, uint64_t* task_id) {
   ACLSIM_RETURN_IF_ERROR(ValidateTask(task));
   // Declared before the lock: a refused task's closures are destroyed without it.
   auto t = std::make_shared<SimTask>();
@@ -113,9 +113,20 @@ Status Scheduler::Submit(uint32_t device, driver::QueueId queue, driver::Task ta
     t->dev = &dev;
     t->queue = q.get();
     t->queue_id = queue;
-    t->cost = CostOf(t->task, dev.props, dev.cost);
+    if (dev.lost) return LostError(dev);
+    t->cost = CostOf(t->task, translation, dev.props, dev.cost);
+    if (dev.faults.slow_dma_engine != EngineKind::kNone &&
+        t->cost.engine == dev.faults.slow_dma_engine) {
+      t->slowdown = dev.faults.slow_dma_factor;
+    }
     ACLSIM_RETURN_IF_ERROR(BindEvent(dev, t, work));
     t->id = dev.next_task_id++;
+    dev.tlb.Add(t->cost.tlb);
+    if (t->id == dev.faults.fail_task) t->fault_option = "fault_fail_task";
+    if (t->task.kind == TaskKind::kKernel && ++dev.kernel_count == dev.faults.aicore_exception) {
+      t->fault_option = "fault_aicore_exception";
+      t->fault_code = 507015;  // ACL_ERROR_RT_AICORE_EXCEPTION
+    }
     t->earliest_ns = HostClocks::Advance(clock_domain_, dev.cost.api_submit_cost_ns);
     if (t->task.kind == TaskKind::kExternal) dev.externals[t->id] = t;
     q->pending.push_back(t);
@@ -197,14 +208,37 @@ void Scheduler::ResolveTimes(SimQueue& q, Work& work) {
         earliest = std::max(earliest, t.record->end_ns);
       }
     }
-    t.start_ns = q.dev->engines.Grant(t.cost, earliest);
-    t.end_ns = t.start_ns + t.cost.duration_ns;
-    t.timed = true;
+    TimeTask(q, t, earliest);
     q.tail_end_ns = t.end_ns;
     for (auto& waiter : t.waiters) {
       if (waiter->run != RunState::kDone) work.queues.push_back(waiter->queue);
     }
     q.untimed.pop_front();
+  }
+}
+
+void Scheduler::TimeTask(SimQueue& q, SimTask& t, uint64_t earliest) {
+  DeviceSched& dev = *q.dev;
+  const TaskCost& c = t.cost;
+  auto duration_at = [&dev, &c, &t](uint64_t start) {
+    uint64_t data = c.core_ns;
+    if (c.hbm_shared && c.hbm_bytes > 0) {
+      data = std::max(data, dev.hbm.ServeNs(start + c.fixed_ns, c.hbm_bytes));
+    }
+    return (c.fixed_ns + data) * t.slowdown;
+  };
+  t.start_ns = dev.engines.Grant(c, earliest, duration_at, &t.end_ns);
+  t.timed = true;
+  // Record this task's HBM demand for the tasks timed after it.
+  if (c.hbm_shared && c.hbm_bytes > 0) {
+    const uint64_t data_start = std::min(t.end_ns, t.start_ns + c.fixed_ns * t.slowdown);
+    if (t.end_ns > data_start) {
+      const unsigned __int128 scaled = static_cast<unsigned __int128>(c.hbm_bytes) * 1'000'000'000;
+      dev.hbm.Add(data_start, t.end_ns, static_cast<uint64_t>(scaled / (t.end_ns - data_start)));
+    }
+  } else if (c.dma_demand > 0) {
+    const uint64_t transfer = c.core_ns * t.slowdown;
+    dev.hbm.Add(t.end_ns - std::min(transfer, t.end_ns - t.start_ns), t.end_ns, c.dma_demand);
   }
 }
 
@@ -216,7 +250,8 @@ void Scheduler::TryDispatch(SimQueue& q, Work& work) {
       (t->awaiting_record || (t->record != nullptr && t->record->run != RunState::kDone))) {
     return;
   }
-  if (IsEventTask(t->task.kind) && t->id != q.dev->fault_task_id) {
+  if (IsEventTask(t->task.kind) && t->fault_option == nullptr &&
+      t->id != q.dev->faults.device_lost) {
     CompleteLocked(t, Status::Ok(), work);  // nothing to execute
     return;
   }

@@ -19,8 +19,14 @@
 // ready, inside Submit / CompleteExternal / Sync* ("sim-inline"). No worker ever blocks on a
 // dependency.
 //
+// HBM sharing: when a task is timed, its HBM-bound phase is served by the device's
+// HbmTimeline (hbm_timeline.h) given the demand of the tasks timed before it, and its own
+// demand is recorded there. Stream resources: CreateQueue/DestroyQueue take/give hardware
+// stream ids and charge the calling thread's clock (persistent queues use a cache; driver.h).
+//
 // Failures: a task fails if its host function throws, if CompleteExternal reports an error,
-// or if it is the device's fault-injection task (option fault_fail_task). The failure is
+// or if fault injection selects it (backend_config.h: fault_fail_task,
+// fault_aicore_exception, fault_device_lost; decided at submission or start). The failure is
 // recorded on the queue (first one since the last successful sync), the failure handler is
 // called without the lock held, then the task completes and the queue continues.
 //
@@ -56,7 +62,7 @@ class Scheduler {
   // --- device lifetime -------------------------------------------------------------------
   // kInvalidDevice if `device` is already open.
   Status OpenDevice(uint32_t device, const driver::DeviceProps& props, const CostParams& cost,
-                    uint64_t fault_task_id);
+                    const FaultConfig& faults);
   // Drops every task that has not started (kDeviceTaskAbort), aborts running kExternal tasks,
   // releases waits (on any device) blocked on this device's events, waits for running tasks
   // and tells the device's workers to exit. Cross-device references to the device fail after.
@@ -69,7 +75,9 @@ class Scheduler {
   // --- driver::Device operations (see driver.h for the contracts) ------------------------
   Status CreateQueue(uint32_t device, const driver::QueueConfig& config, driver::QueueId* queue);
   Status DestroyQueue(uint32_t device, driver::QueueId queue, bool force);
-  Status Submit(uint32_t device, driver::QueueId queue, driver::Task task, uint64_t* task_id);
+  // `translation`: the device buffers the task touches with their page sizes (TLB model).
+  Status Submit(uint32_t device, driver::QueueId queue, driver::Task task,
+                const TaskTranslation& translation, uint64_t* task_id);
   Status SyncQueue(uint32_t device, driver::QueueId queue, int32_t timeout_ms);
   driver::QueueState QueryQueue(uint32_t device, driver::QueueId queue);
   Status SyncDevice(uint32_t device, int32_t timeout_ms);
@@ -79,6 +87,11 @@ class Scheduler {
   driver::Device::EventState QueryEvent(uint32_t device, driver::EventId event);
   Status SyncEvent(uint32_t device, driver::EventId event, int32_t timeout_ms);
   void SetFailureHandler(uint32_t device, std::function<void(const driver::TaskFailure&)> h);
+
+  // OK, or the device-lost Status (detail kDeviceLostCode) once fault_device_lost fired.
+  Status LostStatus(uint32_t device);
+  // TLB translations of every task submitted to the device so far.
+  TlbCounts TlbTotals(uint32_t device);
 
  private:
   using Lock = std::unique_lock<std::mutex>;
@@ -108,13 +121,17 @@ class Scheduler {
   // What a worker must do with a task it picks (decided under mu_).
   struct StartInfo {
     bool inject_fault = false;
+    bool lost = false;            // the device was lost before this task started: complete quietly
     bool external_early = false;  // kExternal already completed: finish after starting it
   };
   StartInfo StartLocked(SimTask& t);
 
   // Without mu_ held.
   void Execute(const std::shared_ptr<SimTask>& t, StartInfo info);
-  void Finish(const std::shared_ptr<SimTask>& t, Status status);
+  // `report`: call the failure handler for a failure.
+  void Finish(const std::shared_ptr<SimTask>& t, Status status, bool report = true);
+  // Times the task at the front of q.untimed (HBM sharing, engine grant). mu_ held.
+  void TimeTask(SimQueue& q, SimTask& t, uint64_t earliest);
   void DrainInline();
   Status FailureStatus(const SimTask& t, const Status& cause) const;
 

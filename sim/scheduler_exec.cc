@@ -42,9 +42,19 @@ Status Guarded(const char* what, Fn&& fn) {
 Scheduler::StartInfo Scheduler::StartLocked(SimTask& t) {
   StartInfo info;
   t.run = RunState::kRunning;
-  info.inject_fault = t.id == t.dev->fault_task_id;
+  DeviceSched& dev = *t.dev;
+  if (dev.lost) {
+    info.lost = true;
+  } else if (t.id == dev.faults.device_lost) {
+    dev.lost = true;
+    t.fault_option = "fault_device_lost";
+    t.fault_code = driver::kDeviceLostCode;
+  }
+  info.inject_fault = !info.lost && t.fault_option != nullptr;
   info.external_early = t.external_completed_early;
-  if (info.inject_fault && t.task.kind == TaskKind::kExternal) t.dev->externals.erase(t.id);
+  if ((info.inject_fault || info.lost) && t.task.kind == TaskKind::kExternal) {
+    dev.externals.erase(t.id);
+  }
   return info;
 }
 
@@ -79,9 +89,18 @@ void Scheduler::Execute(const std::shared_ptr<SimTask>& t, StartInfo info) {
   // Only this thread touches the closures of a running task (see CompleteLocked).
   driver::Task& task = t->task;
   Status status;
+  if (info.lost) {
+    if (task.kind == TaskKind::kExternal) task.external_start = nullptr;
+    Finish(t,
+           Status(StatusCode::kTaskFailed, "not executed: the device was lost",
+                  driver::kDeviceLostCode),
+           /*report=*/false);
+    return;
+  }
   if (info.inject_fault) {
     if (task.kind == TaskKind::kExternal) task.external_start = nullptr;
-    status = Err(StatusCode::kTaskFailed, "fault injected (option fault_fail_task={})", t->id);
+    status =
+        Err(StatusCode::kTaskFailed, "fault injected (option {}, task {})", t->fault_option, t->id);
   } else {
     switch (task.kind) {
       case TaskKind::kMemcpy:
@@ -111,29 +130,30 @@ void Scheduler::Execute(const std::shared_ptr<SimTask>& t, StartInfo info) {
 
 Status Scheduler::FailureStatus(const SimTask& t, const Status& cause) const {
   const char* label = t.task.label != nullptr ? t.task.label : "";
+  const uint32_t code = t.fault_code != 0 ? t.fault_code : FailureCode(t.task.kind);
   // The detail carries the task's runtime error code, which the next synchronisation reports.
   return Status(StatusCode::kTaskFailed,
                 fmt::format("device {} queue {} task {} ({}{}{}{}) failed: {}", t.dev->id,
                             t.queue_id, t.id, TaskKindName(t.task.kind), *label ? " '" : "", label,
                             *label ? "'" : "", cause.message()),
-                FailureCode(t.task.kind));
+                code);
 }
 
-void Scheduler::Finish(const std::shared_ptr<SimTask>& t, Status status) {
+void Scheduler::Finish(const std::shared_ptr<SimTask>& t, Status status, bool report) {
   Work work;
   std::function<void(const driver::TaskFailure&)> handler;
   driver::TaskFailure failure;
   if (!status.ok()) {
     Lock lock(mu_);
     if (t->run == RunState::kDone) return;  // aborted meanwhile (device closed)
-    status = FailureStatus(*t, status);
+    if (report) status = FailureStatus(*t, status);
     if (t->queue->error.ok()) t->queue->error = status;
     failure.device_id = t->dev->id;
     failure.queue = t->queue_id;
     failure.task_id = t->id;
-    failure.error_code = FailureCode(t->task.kind);
+    failure.error_code = status.detail();
     failure.message = status.message();
-    handler = t->dev->failure_handler;
+    if (report) handler = t->dev->failure_handler;
   }
   if (handler) {
     // The handler is the core's; an exception must not take down a worker thread.

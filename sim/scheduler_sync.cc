@@ -30,17 +30,31 @@ Status Scheduler::CreateQueue(uint32_t device, const driver::QueueConfig& config
   if (queue == nullptr) return Err(StatusCode::kInvalidParam, "CreateQueue: queue is NULL");
   Lock lock(mu_);
   DeviceSched& dev = Dev(device);
-  if (dev.queues.size() >= dev.props.max_streams) {
+  if (dev.lost) return LostError(dev);
+  const bool persistent = (config.flags & driver::kQueueFlagPersistent) != 0;
+  uint32_t id = 0;
+  uint64_t cost_ns = dev.cost.stream_create_cost_ns;
+  if (persistent && !dev.stream_cache.empty()) {
+    id = dev.stream_cache.back();  // reuse a cached persistent stream's resources
+    dev.stream_cache.pop_back();
+    cost_ns = dev.cost.stream_reuse_cost_ns;
+  } else if (dev.queues.size() + dev.stream_cache.size() < dev.props.max_streams) {
+    id = dev.queue_ids.Take();
+  } else if (!dev.stream_cache.empty()) {
+    id = dev.stream_cache.back();  // reclaim a cached stream id: full creation cost
+    dev.stream_cache.pop_back();
+  } else {
     return Err(StatusCode::kNoStreamResource,
                "device {}: all {} streams of {} are in use (the SoC's per-device limit)", device,
                dev.props.max_streams, dev.props.soc_name);
   }
   auto q = std::make_shared<SimQueue>();
-  q->id = dev.queue_ids.Take();
+  q->id = id;
   q->config = config;
   q->dev = &dev;
   dev.queues[q->id] = q;
   *queue = q->id;
+  HostClocks::Advance(clock_domain_, cost_ns);
   return Status::Ok();
 }
 
@@ -66,13 +80,20 @@ Status Scheduler::DestroyQueue(uint32_t device, driver::QueueId queue, bool forc
   }
   done_cv_.wait(lock, [&q] { return q->pending.empty(); });
   dev.queues.erase(q->id);
-  dev.queue_ids.Give(q->id);
+  if ((q->config.flags & driver::kQueueFlagPersistent) != 0) {
+    dev.stream_cache.push_back(q->id);  // resources stay allocated for reuse
+    HostClocks::Advance(clock_domain_, dev.cost.stream_recycle_cost_ns);
+  } else {
+    dev.queue_ids.Give(q->id);
+    HostClocks::Advance(clock_domain_, dev.cost.stream_destroy_cost_ns);
+  }
   return Status::Ok();
 }
 
 Status Scheduler::SyncQueue(uint32_t device, driver::QueueId queue, int32_t timeout_ms) {
   if (inline_mode_) DrainInline();
   Lock lock(mu_);
+  if (Dev(device).lost) return LostError(Dev(device));
   std::shared_ptr<SimQueue> q = FindQueue(Dev(device), queue);
   if (q == nullptr) {
     return Err(StatusCode::kInvalidHandle, "SyncQueue: queue {} does not exist on device {}", queue,
@@ -108,6 +129,7 @@ Status Scheduler::SyncDevice(uint32_t device, int32_t timeout_ms) {
   if (inline_mode_) DrainInline();
   Lock lock(mu_);
   DeviceSched& dev = Dev(device);
+  if (dev.lost) return LostError(dev);
   std::vector<std::pair<std::shared_ptr<SimQueue>, std::shared_ptr<SimTask>>> lasts;
   for (auto& [id, q] : dev.queues) {
     if (q->last != nullptr) lasts.emplace_back(q, q->last);
@@ -137,6 +159,7 @@ Status Scheduler::CreateEvent(uint32_t device, uint32_t flags, driver::EventId* 
   if (event == nullptr) return Err(StatusCode::kInvalidParam, "CreateEvent: event is NULL");
   Lock lock(mu_);
   DeviceSched& dev = Dev(device);
+  if (dev.lost) return LostError(dev);
   if (dev.events.size() >= dev.props.max_events) {
     return Err(StatusCode::kNoEventResource,
                "device {}: all {} events of {} are in use (the SoC's per-device limit)", device,
@@ -187,6 +210,7 @@ Status Scheduler::SyncEvent(uint32_t device, driver::EventId event, int32_t time
   if (inline_mode_) DrainInline();
   Lock lock(mu_);
   DeviceSched& dev = Dev(device);
+  if (dev.lost) return LostError(dev);
   auto it = dev.events.find(event);
   if (it == dev.events.end()) {
     return Err(StatusCode::kInvalidHandle, "SyncEvent: event {} does not exist on device {}", event,
@@ -203,6 +227,17 @@ Status Scheduler::SyncEvent(uint32_t device, driver::EventId event, int32_t time
   HostClocks::AdvanceTo(clock_domain_, record->end_ns);
   if (record->status.code() == StatusCode::kDeviceTaskAbort) return record->status;
   return Status::Ok();
+}
+
+Status Scheduler::LostStatus(uint32_t device) {
+  Lock lock(mu_);
+  DeviceSched& dev = Dev(device);
+  return dev.lost ? LostError(dev) : Status::Ok();
+}
+
+TlbCounts Scheduler::TlbTotals(uint32_t device) {
+  Lock lock(mu_);
+  return Dev(device).tlb;
 }
 
 void Scheduler::SetFailureHandler(uint32_t device,

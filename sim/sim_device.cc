@@ -11,14 +11,15 @@ SimDevice::SimDevice(std::shared_ptr<Scheduler> scheduler, const BackendConfig& 
     : id_(device_id),
       props_(config.props),
       scheduler_(std::move(scheduler)),
-      memory_(device_id, config.props.hbm_bytes, config.props.ddr_bytes) {}
+      memory_(device_id, config.props.hbm_bytes, config.props.ddr_bytes),
+      faults_(config.faults) {}
 
 Status SimDevice::Open(std::shared_ptr<Scheduler> scheduler, const BackendConfig& config,
                        uint32_t device_id, std::unique_ptr<driver::Device>* device) {
   std::unique_ptr<SimDevice> dev(new SimDevice(std::move(scheduler), config, device_id));
   ACLSIM_RETURN_IF_ERROR(dev->memory_.status());
   ACLSIM_RETURN_IF_ERROR(
-      dev->scheduler_->OpenDevice(device_id, config.props, config.cost, config.fault_fail_task));
+      dev->scheduler_->OpenDevice(device_id, config.props, config.cost, config.faults));
   dev->registered_ = true;
   if (!dev->scheduler_->inline_mode()) {
     for (uint32_t i = 0; i < config.workers; ++i) {
@@ -39,6 +40,14 @@ SimDevice::~SimDevice() {
 
 Status SimDevice::AllocPhysical(driver::MemPool pool, driver::PageSize page, size_t bytes,
                                 void** addr) {
+  ACLSIM_RETURN_IF_ERROR(scheduler_->LostStatus(id_));
+  const uint64_t n = alloc_count_.fetch_add(1) + 1;
+  if (n == faults_.fail_alloc) {
+    if (addr != nullptr) *addr = nullptr;
+    return Err(StatusCode::kDeviceOom,
+               "device {}: allocation {} of {} bytes failed (fault injection: fault_fail_alloc={})",
+               id_, n, bytes, faults_.fail_alloc);
+  }
   return memory_.Allocate(pool, page, bytes, addr);
 }
 
@@ -60,9 +69,39 @@ Status SimDevice::DestroyQueue(driver::QueueId queue, bool force) {
   return scheduler_->DestroyQueue(id_, queue, force);
 }
 
-Status SimDevice::Submit(driver::QueueId queue, driver::Task task, uint64_t* task_id) {
-  return scheduler_->Submit(id_, queue, std::move(task), task_id);
+TaskTranslation SimDevice::Translate(const driver::Task& task) const {
+  TaskTranslation tr;
+  auto add = [this, &tr](const void* addr, uint64_t bytes) {
+    if (addr == nullptr || bytes == 0) return;
+    if (auto page = memory_.PageOf(addr)) tr.buffers.push_back({bytes, *page});
+  };
+  switch (task.kind) {
+    case driver::TaskKind::kMemcpy:
+      add(task.dst, task.bytes);
+      add(task.src, task.bytes);
+      break;
+    case driver::TaskKind::kMemcpy2d:
+      add(task.dst, static_cast<uint64_t>(task.width) * task.height);
+      add(task.src, static_cast<uint64_t>(task.width) * task.height);
+      break;
+    case driver::TaskKind::kMemset:
+      add(task.dst, task.bytes);
+      break;
+    case driver::TaskKind::kKernel:
+      for (const auto& b : task.work.buffers) add(b.addr, b.bytes);
+      break;
+    default:
+      break;
+  }
+  return tr;
 }
+
+Status SimDevice::Submit(driver::QueueId queue, driver::Task task, uint64_t* task_id) {
+  const TaskTranslation translation = Translate(task);
+  return scheduler_->Submit(id_, queue, std::move(task), translation, task_id);
+}
+
+TlbCounts SimDevice::TlbTotals() const { return scheduler_->TlbTotals(id_); }
 
 Status SimDevice::SyncQueue(driver::QueueId queue, int32_t timeout_ms) {
   return scheduler_->SyncQueue(id_, queue, timeout_ms);

@@ -7,9 +7,14 @@
 // Destruction drops every task that has not started (kDeviceTaskAbort), aborts running
 // external tasks, waits for running host functions, joins the workers and unmaps the memory.
 //
+// Fault injection (backend_config.h) of memory: fault_fail_alloc counts AllocPhysical calls.
+// A lost device fails AllocPhysical and every scheduler call; FreePhysical, DestroyQueue and
+// DestroyEvent still succeed so that the core can tear the device down.
+//
 // Thread-safety: every method may be called from any thread concurrently (driver.h).
 #pragma once
 
+#include <atomic>
 #include <memory>
 #include <thread>
 #include <vector>
@@ -54,7 +59,13 @@ class SimDevice final : public driver::Device {
 
   void SetFailureHandler(std::function<void(const driver::TaskFailure&)> handler) override;
 
+  // Sim-only introspection (tests, tools): TLB translations of every task submitted so far.
+  TlbCounts TlbTotals() const;
+
  private:
+  // The device buffers `task` touches, with their page sizes from the page tables.
+  TaskTranslation Translate(const driver::Task& task) const;
+
   SimDevice(std::shared_ptr<Scheduler> scheduler, const BackendConfig& config, uint32_t device_id);
 
   const uint32_t id_;
@@ -62,6 +73,8 @@ class SimDevice final : public driver::Device {
   std::shared_ptr<Scheduler> scheduler_;
   DeviceMemory memory_;
   bool registered_ = false;
+  const FaultConfig faults_;
+  std::atomic<uint64_t> alloc_count_{0};  // AllocPhysical calls (fault_fail_alloc)
   std::vector<std::thread> workers_;
 };
 

@@ -28,8 +28,10 @@
 
 #include "common/status.h"
 #include "driver/driver.h"
+#include "sim/backend_config.h"
 #include "sim/cost_model.h"
 #include "sim/engine_timeline.h"
+#include "sim/hbm_timeline.h"
 #include "sim/soc_profile.h"
 
 namespace aclsim::sim {
@@ -51,6 +53,11 @@ struct SimTask {
   SimQueue* queue = nullptr;   // cleared when done
   driver::QueueId queue_id = 0;
   TaskCost cost;
+  uint64_t slowdown = 1;  // fault injection: duration factor (fault_slow_dma)
+  // Fault injection decided at submission: fail instead of executing, with this runtime code
+  // (0: the kind's usual code) and the option named in the message.
+  const char* fault_option = nullptr;
+  uint32_t fault_code = 0;
 
   // Simulated time.
   uint64_t earliest_ns = 0;  // submitting thread's clock after the submit cost
@@ -109,17 +116,22 @@ class IdPool {
 
 struct DeviceSched {
   DeviceSched(uint32_t device_id, const driver::DeviceProps& props, const CostParams& cost)
-      : id(device_id), props(props), cost(cost), engines(props, cost) {}
+      : id(device_id), props(props), cost(cost), engines(props, cost), hbm(cost.hbm_bytes_per_s) {}
 
   const uint32_t id;
   const driver::DeviceProps props;
   const CostParams cost;
   EngineTimeline engines;
-  uint64_t fault_task_id = 0;  // 0: no fault injection
+  HbmTimeline hbm;
+  FaultConfig faults;
   uint64_t next_task_id = 1;
+  uint64_t kernel_count = 0;  // kernels submitted (fault_aicore_exception)
+  bool lost = false;          // fault_device_lost fired
+  TlbCounts tlb;              // translations of every submitted task
 
   std::map<driver::QueueId, std::shared_ptr<SimQueue>> queues;
-  IdPool queue_ids;
+  IdPool queue_ids;                    // hardware stream ids
+  std::vector<uint32_t> stream_cache;  // ids held by destroyed persistent queues (LIFO)
   std::map<driver::EventId, std::unique_ptr<SimEvent>> events;
   IdPool event_ids;
 
@@ -131,5 +143,14 @@ struct DeviceSched {
   std::unordered_map<uint64_t, std::shared_ptr<SimTask>> externals;  // not-done kExternal
   std::function<void(const driver::TaskFailure&)> failure_handler;
 };
+
+// The Status of every call on a lost device (driver.h: kDeviceLostCode).
+inline Status LostError(const DeviceSched& dev) {
+  return Status(StatusCode::kTaskFailed,
+                fmt::format("device {} is lost (fault injection: fault_device_lost={}); every "
+                            "call fails until the device is reset",
+                            dev.id, dev.faults.device_lost),
+                driver::kDeviceLostCode);
+}
 
 }  // namespace aclsim::sim

@@ -68,6 +68,28 @@ const std::vector<FieldSpec>& Specs() {
       Cost<&CostParams::event_cost_ns>("event_cost_ns"),
       Cost<&CostParams::callback_cost_ns>("callback_cost_ns"),
       Cost<&CostParams::memcpy2d_row_cost_ns>("memcpy2d_row_cost_ns"),
+      Cost<&CostParams::gm_read_bytes_per_cycle>("gm_read_bytes_per_cycle"),
+      Cost<&CostParams::gm_write_bytes_per_cycle>("gm_write_bytes_per_cycle"),
+      Cost<&CostParams::l2_read_bytes_per_cycle>("l2_read_bytes_per_cycle"),
+      Cost<&CostParams::l1_to_l0a_bytes_per_cycle>("l1_to_l0a_bytes_per_cycle"),
+      Cost<&CostParams::l1_to_l0b_bytes_per_cycle>("l1_to_l0b_bytes_per_cycle"),
+      Cost<&CostParams::l0c_out_bytes_per_cycle>("l0c_out_bytes_per_cycle"),
+      Cost<&CostParams::ub_bytes_per_cycle>("ub_bytes_per_cycle"),
+      Cost<&CostParams::cube_int8_flops_per_cycle_per_core>("cube_int8_flops_per_cycle_per_core"),
+      Cost<&CostParams::vector_repeat_bytes>("vector_repeat_bytes"),
+      Cost<&CostParams::scalar_ops_per_cycle>("scalar_ops_per_cycle"),
+      Cost<&CostParams::aicpu_ps_per_element>("aicpu_ps_per_element"),
+      Cost<&CostParams::dma_hbm_contention_permille>("dma_hbm_contention_permille"),
+      Cost<&CostParams::tlb_access_bytes>("tlb_access_bytes"),
+      Cost<&CostParams::tlb_entry_span_bytes>("tlb_entry_span_bytes"),
+      Cost<&CostParams::tlb_entries_4k>("tlb_entries_4k"),
+      Cost<&CostParams::tlb_entries_2m>("tlb_entries_2m"),
+      Cost<&CostParams::tlb_entries_1g>("tlb_entries_1g"),
+      Cost<&CostParams::tlb_miss_penalty_cycles>("tlb_miss_penalty_cycles"),
+      Cost<&CostParams::stream_create_cost_ns>("stream_create_cost_ns"),
+      Cost<&CostParams::stream_destroy_cost_ns>("stream_destroy_cost_ns"),
+      Cost<&CostParams::stream_reuse_cost_ns>("stream_reuse_cost_ns"),
+      Cost<&CostParams::stream_recycle_cost_ns>("stream_recycle_cost_ns"),
   };
   return specs;
 }
@@ -92,6 +114,21 @@ Status CheckPositive(const SocProfile& p, std::string_view origin) {
       {"dma_d2h_channels", p.cost.dma_d2h_channels},
       {"dma_d2d_channels", p.cost.dma_d2d_channels},
       {"dma_peer_channels", p.cost.dma_peer_channels},
+      {"gm_read_bytes_per_cycle", p.cost.gm_read_bytes_per_cycle},
+      {"gm_write_bytes_per_cycle", p.cost.gm_write_bytes_per_cycle},
+      {"l2_read_bytes_per_cycle", p.cost.l2_read_bytes_per_cycle},
+      {"l1_to_l0a_bytes_per_cycle", p.cost.l1_to_l0a_bytes_per_cycle},
+      {"l1_to_l0b_bytes_per_cycle", p.cost.l1_to_l0b_bytes_per_cycle},
+      {"l0c_out_bytes_per_cycle", p.cost.l0c_out_bytes_per_cycle},
+      {"ub_bytes_per_cycle", p.cost.ub_bytes_per_cycle},
+      {"cube_int8_flops_per_cycle_per_core", p.cost.cube_int8_flops_per_cycle_per_core},
+      {"vector_repeat_bytes", p.cost.vector_repeat_bytes},
+      {"scalar_ops_per_cycle", p.cost.scalar_ops_per_cycle},
+      {"tlb_access_bytes", p.cost.tlb_access_bytes},
+      {"tlb_entry_span_bytes", p.cost.tlb_entry_span_bytes},
+      {"tlb_entries_4k", p.cost.tlb_entries_4k},
+      {"tlb_entries_2m", p.cost.tlb_entries_2m},
+      {"tlb_entries_1g", p.cost.tlb_entries_1g},
   };
   for (const auto& [name, value] : required) {
     if (value == 0) {
@@ -200,6 +237,10 @@ Result<SocProfile> ParseSocProfile(std::string_view json_text, std::string_view 
                specs.begin()->first);
   }
   ACLSIM_RETURN_IF_ERROR(CheckPositive(profile, origin));
+  if (profile.cost.dma_hbm_contention_permille >= 1000) {
+    return Err(StatusCode::kInternal,
+               "SoC profile {}: dma_hbm_contention_permille must be below 1000", origin);
+  }
   return profile;
 }
 

@@ -46,6 +46,33 @@ struct CostParams {
   uint64_t event_cost_ns = 0;         // event record / wait / reset task
   uint64_t callback_cost_ns = 0;      // host function / external (callback) task
   uint64_t memcpy2d_row_cost_ns = 0;  // extra cost per row of a 2-D copy
+
+  // Per-core data paths of the kernel cost model (bytes per cycle per core, [AICoreMemoryRates]).
+  uint64_t gm_read_bytes_per_cycle = 0;             // GM -> core (MTE2 from HBM)
+  uint64_t gm_write_bytes_per_cycle = 0;            // core -> GM (MTE3)
+  uint64_t l2_read_bytes_per_cycle = 0;             // GM -> L1 loads served by L2
+  uint64_t l1_to_l0a_bytes_per_cycle = 0;           // MTE1
+  uint64_t l1_to_l0b_bytes_per_cycle = 0;           // MTE1
+  uint64_t l0c_out_bytes_per_cycle = 0;             // FixPipe (L0C -> UB/out)
+  uint64_t ub_bytes_per_cycle = 0;                  // L1 <-> UB on-chip traffic
+  uint64_t cube_int8_flops_per_cycle_per_core = 0;  // 16x32x16 int8 cube
+  uint64_t vector_repeat_bytes = 0;                 // bytes per repeat per cycle per vector core
+  uint64_t scalar_ops_per_cycle = 0;
+  uint64_t aicpu_ps_per_element = 0;  // AI CPU cost per element (picoseconds)
+  // Shared HBM: share of HBM bandwidth an active DMA claims from overlapping tasks (permille).
+  uint64_t dma_hbm_contention_permille = 0;
+  // TLB model (see tlb_model.h).
+  uint64_t tlb_access_bytes = 0;
+  uint64_t tlb_entry_span_bytes = 0;
+  uint64_t tlb_entries_4k = 0;
+  uint64_t tlb_entries_2m = 0;
+  uint64_t tlb_entries_1g = 0;
+  uint64_t tlb_miss_penalty_cycles = 0;
+  // Host cost of stream (queue) creation / destruction, plain and from the persistent cache.
+  uint64_t stream_create_cost_ns = 0;
+  uint64_t stream_destroy_cost_ns = 0;
+  uint64_t stream_reuse_cost_ns = 0;
+  uint64_t stream_recycle_cost_ns = 0;
 };
 
 // Provenance of one numeric field.

@@ -15,8 +15,10 @@
 // Thread-safety: all functions may be called concurrently.
 #pragma once
 
+#include <cstring>
 #include <exception>
 #include <new>
+#include <type_traits>
 
 #include "acl/acl_base.h"
 #include "common/status.h"
@@ -29,6 +31,10 @@ aclError ToAclError(const Status& status);
 // Records a failure of `api`: recent-error message, ERROR log line, last error. Returns the
 // aclError.
 aclError RecordFailure(const char* api, const Status& status);
+
+// As RecordFailure, but leaves the thread's last error alone (for a failure of
+// aclrtPeekAtLastError / aclrtGetLastError themselves).
+aclError RecordFailureKeepLastError(const char* api, const Status& status);
 
 // Records a not-supported call of `api` (ACL_ERROR_API_NOT_SUPPORT).
 aclError RecordNotSupported(const char* api);
@@ -64,6 +70,17 @@ T ValueCall(const char* api, T fail_value, Body&& body) noexcept {
     RecordFailure(api, FromException(nullptr));
   }
   return fail_value;
+}
+
+// The integer value of an enum argument. A C caller may pass any int in an enum parameter,
+// but reading a C++ enum object whose value lies outside the enumerators' range is undefined
+// (UBSan: -fsanitize=enum), so shims read the bits once, here, and work with the int.
+template <typename E>
+int EnumValue(const E& value) {
+  static_assert(std::is_enum_v<E> && sizeof(E) == sizeof(int), "an int-sized C enum");
+  int raw;
+  std::memcpy(&raw, &value, sizeof(raw));
+  return raw;
 }
 
 // Checks a pointer argument the function writes to or reads from.

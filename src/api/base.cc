@@ -30,7 +30,7 @@ aclDataBuffer* aclCreateDataBuffer(void* data, size_t size) {
     if (data == nullptr && size != 0) {
       return Err(StatusCode::kInvalidParam, "data is NULL but size is {} (use size 0)", size);
     }
-    auto buffer = std::make_shared<aclDataBuffer>();
+    auto buffer = core::MakeHandleObject<aclDataBuffer>();
     buffer->data = data;
     buffer->size = size;
     return static_cast<aclDataBuffer*>(core::PublishHandle(buffer));
@@ -85,33 +85,45 @@ size_t aclGetDataBufferSizeV2(const aclDataBuffer* dataBuffer) {
 }
 
 size_t aclDataTypeSize(aclDataType dataType) {
-  switch (dataType) {
-    case ACL_INT8:
-    case ACL_UINT8:
-    case ACL_BOOL:
-    case ACL_HIFLOAT8:
-    case ACL_FLOAT8_E5M2:
-    case ACL_FLOAT8_E4M3FN:
-    case ACL_FLOAT8_E8M0:
-      return 1;
-    case ACL_FLOAT16:
-    case ACL_BF16:
-    case ACL_INT16:
-    case ACL_UINT16:
-      return 2;
-    case ACL_FLOAT:
-    case ACL_INT32:
-    case ACL_UINT32:
-    case ACL_COMPLEX32:
-      return 4;
-    case ACL_INT64:
-    case ACL_UINT64:
-    case ACL_DOUBLE:
-    case ACL_COMPLEX64:
-      return 8;
-    case ACL_COMPLEX128:
-      return 16;
-    default:
-      return 0;  // undefined, string and sub-byte types have no whole-byte size
-  }
+  return api::ValueCall<size_t>(__func__, 0, [&]() -> Result<size_t> {
+    switch (api::EnumValue(dataType)) {
+      case ACL_INT8:
+      case ACL_UINT8:
+      case ACL_BOOL:
+      case ACL_HIFLOAT8:
+      case ACL_FLOAT8_E5M2:
+      case ACL_FLOAT8_E4M3FN:
+      case ACL_FLOAT8_E8M0:
+        return 1;
+      case ACL_FLOAT16:
+      case ACL_BF16:
+      case ACL_INT16:
+      case ACL_UINT16:
+        return 2;
+      case ACL_FLOAT:
+      case ACL_INT32:
+      case ACL_UINT32:
+      case ACL_COMPLEX32:
+        return 4;
+      case ACL_INT64:
+      case ACL_UINT64:
+      case ACL_DOUBLE:
+      case ACL_COMPLEX64:
+        return 8;
+      case ACL_COMPLEX128:
+        return 16;
+      case ACL_STRING:
+      case ACL_INT4:
+      case ACL_UINT1:
+      case ACL_FLOAT6_E3M2:
+      case ACL_FLOAT6_E2M3:
+      case ACL_FLOAT4_E2M1:
+      case ACL_FLOAT4_E1M2:
+        return 0;  // string and sub-byte types have no whole-byte size (not an error)
+      default:
+        break;
+    }
+    return Err(StatusCode::kInvalidParam, "dataType {} is not an aclDataType",
+               api::EnumValue(dataType));
+  });
 }

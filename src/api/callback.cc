@@ -42,13 +42,13 @@ aclError aclrtLaunchCallback(aclrtCallback fn, void* userData, aclrtCallbackBloc
                              aclrtStream stream) {
   return api::ApiCall(__func__, [&]() -> Status {
     ACLSIM_RETURN_IF_ERROR(api::CheckNotNull(reinterpret_cast<const void*>(fn), "fn"));
-    if (blockType != ACL_CALLBACK_NO_BLOCK && blockType != ACL_CALLBACK_BLOCK) {
-      return Err(StatusCode::kInvalidParam, "blockType {} is not an aclrtCallbackBlockType",
-                 static_cast<int>(blockType));
+    const int block = api::EnumValue(blockType);
+    if (block != ACL_CALLBACK_NO_BLOCK && block != ACL_CALLBACK_BLOCK) {
+      return Err(StatusCode::kInvalidParam, "blockType {} is not an aclrtCallbackBlockType", block);
     }
     ACLSIM_ASSIGN_OR_RETURN(auto runtime, core::Runtime::Get());
     return core::LaunchCallback(
-        *runtime, [fn, userData]() { fn(userData); }, blockType == ACL_CALLBACK_BLOCK, stream);
+        *runtime, [fn, userData]() { fn(userData); }, block == ACL_CALLBACK_BLOCK, stream);
   });
 }
 
@@ -87,18 +87,31 @@ aclError aclrtSetExceptionInfoCallback(aclrtExceptionInfoCallback callback) {
   });
 }
 
+namespace {
+
+// One field of an aclrtExceptionInfo; 0xFFFFFFFF (and a recorded message) for NULL.
+uint32_t InfoField(const char* api, const aclrtExceptionInfo* info,
+                   uint32_t rtExceptionInfo::*field) {
+  return api::ValueCall<uint32_t>(api, 0xffffffffU, [&]() -> aclsim::Result<uint32_t> {
+    if (info == nullptr) return Err(StatusCode::kInvalidParam, "exceptionInfo must not be NULL");
+    return info->*field;
+  });
+}
+
+}  // namespace
+
 uint32_t aclrtGetTaskIdFromExceptionInfo(const aclrtExceptionInfo* info) {
-  return info == nullptr ? 0xffffffffU : info->task_id;
+  return InfoField(__func__, info, &rtExceptionInfo::task_id);
 }
 uint32_t aclrtGetStreamIdFromExceptionInfo(const aclrtExceptionInfo* info) {
-  return info == nullptr ? 0xffffffffU : info->stream_id;
+  return InfoField(__func__, info, &rtExceptionInfo::stream_id);
 }
 uint32_t aclrtGetThreadIdFromExceptionInfo(const aclrtExceptionInfo* info) {
-  return info == nullptr ? 0xffffffffU : info->thread_id;
+  return InfoField(__func__, info, &rtExceptionInfo::thread_id);
 }
 uint32_t aclrtGetDeviceIdFromExceptionInfo(const aclrtExceptionInfo* info) {
-  return info == nullptr ? 0xffffffffU : info->device_id;
+  return InfoField(__func__, info, &rtExceptionInfo::device_id);
 }
 uint32_t aclrtGetErrorCodeFromExceptionInfo(const aclrtExceptionInfo* info) {
-  return info == nullptr ? 0xffffffffU : info->error_code;
+  return InfoField(__func__, info, &rtExceptionInfo::error_code);
 }

@@ -14,11 +14,11 @@ aclError aclrtCreateContext(aclrtContext* context, int32_t deviceId) {
     ACLSIM_RETURN_IF_ERROR(api::CheckNotNull(context, "context"));
     ACLSIM_ASSIGN_OR_RETURN(auto runtime, core::Runtime::Get());
     ACLSIM_ASSIGN_OR_RETURN(auto device, runtime->EnsureOpen(deviceId));
-    auto created = std::make_shared<core::Context>(device, /*is_default=*/false);
+    auto created = core::MakeHandleObject<core::Context>(device, /*is_default=*/false);
     ACLSIM_ASSIGN_OR_RETURN(auto backend, device->backend());
     aclsim::driver::QueueId queue = 0;
     ACLSIM_RETURN_IF_ERROR(backend->CreateQueue(aclsim::driver::QueueConfig{}, &queue));
-    auto stream = std::make_shared<core::Stream>(device, queue, 0, 0, /*is_default=*/true);
+    auto stream = core::MakeHandleObject<core::Stream>(device, queue, 0, 0, /*is_default=*/true);
     created->set_default_stream(stream);
     device->AddRef();
     device->TrackStream(stream);
@@ -87,51 +87,53 @@ aclError aclrtCtxGetCurrentDefaultStream(aclrtStream* stream) {
 
 namespace {
 
-aclsim::Status CheckSysParam(aclSysParamOpt opt) {
-  if (opt < ACL_OPT_DETERMINISTIC || opt > ACL_OPT_ENABLE_KERNEL_EARLY_START) {
-    return Err(StatusCode::kInvalidParam, "opt {} is not an aclSysParamOpt", static_cast<int>(opt));
+// The option's value, if it is an aclSysParamOpt.
+aclsim::Result<int> CheckSysParam(const aclSysParamOpt& opt) {
+  const int option = api::EnumValue(opt);
+  if (option < ACL_OPT_DETERMINISTIC || option > ACL_OPT_ENABLE_KERNEL_EARLY_START) {
+    return Err(StatusCode::kInvalidParam, "opt {} is not an aclSysParamOpt", option);
   }
-  return Status::Ok();
+  return option;
 }
 
 }  // namespace
 
 aclError aclrtSetSysParamOpt(aclSysParamOpt opt, int64_t value) {
   return api::ApiCall(__func__, [&]() -> Status {
-    ACLSIM_RETURN_IF_ERROR(CheckSysParam(opt));
+    ACLSIM_ASSIGN_OR_RETURN(const int option, CheckSysParam(opt));
     ACLSIM_ASSIGN_OR_RETURN(auto runtime, core::Runtime::Get());
-    runtime->params().Set(opt, value);
+    runtime->params().Set(option, value);
     return Status::Ok();
   });
 }
 
 aclError aclrtGetSysParamOpt(aclSysParamOpt opt, int64_t* value) {
   return api::ApiCall(__func__, [&]() -> Status {
-    ACLSIM_RETURN_IF_ERROR(CheckSysParam(opt));
+    ACLSIM_ASSIGN_OR_RETURN(const int option, CheckSysParam(opt));
     ACLSIM_RETURN_IF_ERROR(api::CheckNotNull(value, "value"));
     ACLSIM_ASSIGN_OR_RETURN(auto runtime, core::Runtime::Get());
-    ACLSIM_ASSIGN_OR_RETURN(*value, runtime->params().Get(opt));
+    ACLSIM_ASSIGN_OR_RETURN(*value, runtime->params().Get(option));
     return Status::Ok();
   });
 }
 
 aclError aclrtCtxSetSysParamOpt(aclSysParamOpt opt, int64_t value) {
   return api::ApiCall(__func__, [&]() -> Status {
-    ACLSIM_RETURN_IF_ERROR(CheckSysParam(opt));
+    ACLSIM_ASSIGN_OR_RETURN(const int option, CheckSysParam(opt));
     ACLSIM_ASSIGN_OR_RETURN(auto runtime, core::Runtime::Get());
     ACLSIM_ASSIGN_OR_RETURN(auto context, runtime->CurrentContext());
-    context->params().Set(opt, value);
+    context->params().Set(option, value);
     return Status::Ok();
   });
 }
 
 aclError aclrtCtxGetSysParamOpt(aclSysParamOpt opt, int64_t* value) {
   return api::ApiCall(__func__, [&]() -> Status {
-    ACLSIM_RETURN_IF_ERROR(CheckSysParam(opt));
+    ACLSIM_ASSIGN_OR_RETURN(const int option, CheckSysParam(opt));
     ACLSIM_RETURN_IF_ERROR(api::CheckNotNull(value, "value"));
     ACLSIM_ASSIGN_OR_RETURN(auto runtime, core::Runtime::Get());
     ACLSIM_ASSIGN_OR_RETURN(auto context, runtime->CurrentContext());
-    ACLSIM_ASSIGN_OR_RETURN(*value, context->params().Get(opt));
+    ACLSIM_ASSIGN_OR_RETURN(*value, context->params().Get(option));
     return Status::Ok();
   });
 }

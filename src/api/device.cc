@@ -93,9 +93,9 @@ aclError aclrtSynchronizeDeviceWithTimeout(int32_t timeout) {
 
 aclError aclrtSetTsDevice(aclrtTsId tsId) {
   return api::ApiCall(__func__, [&]() -> Status {
-    if (tsId != ACL_TS_ID_AICORE && tsId != ACL_TS_ID_AIVECTOR) {
-      return Err(StatusCode::kInvalidParam, "tsId {} is not ACL_TS_ID_AICORE or _AIVECTOR",
-                 static_cast<int>(tsId));
+    const int ts = api::EnumValue(tsId);
+    if (ts != ACL_TS_ID_AICORE && ts != ACL_TS_ID_AIVECTOR) {
+      return Err(StatusCode::kInvalidParam, "tsId {} is not ACL_TS_ID_AICORE or _AIVECTOR", ts);
     }
     ACLSIM_ASSIGN_OR_RETURN(auto runtime, core::Runtime::Get());
     return Status::Ok();  // one task scheduler serves both engines in the simulator
@@ -166,12 +166,12 @@ aclError aclrtDevicePeerAccessStatus(int32_t deviceId, int32_t peerDeviceId, int
 
 aclError aclrtSetDeviceSatMode(aclrtFloatOverflowMode mode) {
   return api::ApiCall(__func__, [&]() -> Status {
-    if (mode != ACL_RT_OVERFLOW_MODE_SATURATION && mode != ACL_RT_OVERFLOW_MODE_INFNAN) {
-      return Err(StatusCode::kInvalidParam, "overflow mode {} is not SATURATION or INFNAN",
-                 static_cast<int>(mode));
+    const int value = api::EnumValue(mode);
+    if (value != ACL_RT_OVERFLOW_MODE_SATURATION && value != ACL_RT_OVERFLOW_MODE_INFNAN) {
+      return Err(StatusCode::kInvalidParam, "overflow mode {} is not SATURATION or INFNAN", value);
     }
     ACLSIM_ASSIGN_OR_RETURN(auto runtime, core::Runtime::Get());
-    g_sat_mode.store(mode);
+    g_sat_mode.store(value);
     return Status::Ok();
   });
 }
@@ -208,7 +208,7 @@ aclError aclrtGetDeviceInfo(uint32_t deviceId, aclrtDevAttr attr, int64_t* value
     ACLSIM_RETURN_IF_ERROR(api::CheckNotNull(value, "value"));
     ACLSIM_ASSIGN_OR_RETURN(auto runtime, core::Runtime::Get());
     ACLSIM_ASSIGN_OR_RETURN(auto props, runtime->DeviceProps(static_cast<int32_t>(deviceId)));
-    switch (attr) {
+    switch (api::EnumValue(attr)) {
       case ACL_DEV_ATTR_AICPU_CORE_NUM:
         *value = props.aicpu_num;
         break;
@@ -246,8 +246,8 @@ aclError aclrtGetDeviceInfo(uint32_t deviceId, aclrtDevAttr attr, int64_t* value
         break;
       default:
         return Err(StatusCode::kFeatureUnsupported,
-                   "device attribute {} is not available on the simulated {}",
-                   static_cast<int>(attr), props.soc_name);
+                   "device attribute {} is not available on the simulated {}", api::EnumValue(attr),
+                   props.soc_name);
     }
     return Status::Ok();
   });
@@ -258,7 +258,7 @@ aclError aclGetDeviceCapability(uint32_t deviceId, aclDeviceInfo deviceInfo, int
     ACLSIM_RETURN_IF_ERROR(api::CheckNotNull(value, "value"));
     ACLSIM_ASSIGN_OR_RETURN(auto runtime, core::Runtime::Get());
     ACLSIM_ASSIGN_OR_RETURN(auto props, runtime->DeviceProps(static_cast<int32_t>(deviceId)));
-    switch (deviceInfo) {
+    switch (api::EnumValue(deviceInfo)) {
       case ACL_DEVICE_INFO_AI_CORE_NUM:
         *value = props.aicore_num;
         break;
@@ -270,7 +270,7 @@ aclError aclGetDeviceCapability(uint32_t deviceId, aclDeviceInfo deviceInfo, int
         break;
       default:
         return Err(StatusCode::kInvalidParam, "deviceInfo {} is not an aclDeviceInfo",
-                   static_cast<int>(deviceInfo));
+                   api::EnumValue(deviceInfo));
     }
     return Status::Ok();
   });

@@ -93,13 +93,18 @@ aclError ToAclError(const Status& status) {
   return MapCode(status.code());
 }
 
-aclError RecordFailure(const char* api, const Status& status) {
+aclError RecordFailureKeepLastError(const char* api, const Status& status) {
   const aclError code = ToAclError(status);
   if (dfx::LogEnabled(dfx::Module::kAscendCl, dfx::Level::kError)) {
     dfx::LogWrite(dfx::Module::kAscendCl, dfx::Level::kError, __FILE__, __LINE__, api,
                   fmt::format("error code {}: {}", code, status.message()));
   }
   dfx::SetRecentError(fmt::format("{} failed, error code {}: {}", api, code, status.message()));
+  return code;
+}
+
+aclError RecordFailure(const char* api, const Status& status) {
+  const aclError code = RecordFailureKeepLastError(api, status);
   tls_last_error = code;
   return code;
 }

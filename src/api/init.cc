@@ -82,9 +82,10 @@ aclError aclrtGetVersion(int32_t* majorVersion, int32_t* minorVersion, int32_t* 
 aclError aclsysGetCANNVersion(aclCANNPackageName name, aclCANNPackageVersion* version) {
   return api::ApiCall(__func__, [&]() -> Status {
     ACLSIM_RETURN_IF_ERROR(api::CheckNotNull(version, "version"));
-    if (name < ACL_PKG_NAME_CANN || name > ACL_PKG_NAME_DRIVER) {
+    const int package = api::EnumValue(name);
+    if (package < ACL_PKG_NAME_CANN || package > ACL_PKG_NAME_DRIVER) {
       return Err(StatusCode::kInvalidParam, "package name {} is not an aclCANNPackageName",
-                 static_cast<int>(name));
+                 package);
     }
     std::memset(version, 0, sizeof(*version));
     std::strncpy(version->version, kCannVersion, sizeof(version->version) - 1);
@@ -133,12 +134,28 @@ aclError aclsysGetVersionNum(char* pkgName, int32_t* versionNum) {
   });
 }
 
+namespace {
+
+// aclrtPeekAtLastError / aclrtGetLastError: a bad level is reported without touching the
+// last error they are asked about.
+aclError LastErrorAt(const char* api, int level, bool clear) noexcept {
+  if (level == ACL_RT_THREAD_LEVEL) return api::LastError(clear);
+  try {
+    return api::RecordFailureKeepLastError(
+        api, Err(StatusCode::kInvalidParam, "level {} is not ACL_RT_THREAD_LEVEL", level));
+  } catch (...) {
+    return ACL_ERROR_INVALID_PARAM;
+  }
+}
+
+}  // namespace
+
 aclError aclrtPeekAtLastError(aclrtLastErrLevel level) {
-  return level == ACL_RT_THREAD_LEVEL ? api::LastError(/*clear=*/false) : ACL_ERROR_INVALID_PARAM;
+  return LastErrorAt(__func__, api::EnumValue(level), /*clear=*/false);
 }
 
 aclError aclrtGetLastError(aclrtLastErrLevel level) {
-  return level == ACL_RT_THREAD_LEVEL ? api::LastError(/*clear=*/true) : ACL_ERROR_INVALID_PARAM;
+  return LastErrorAt(__func__, api::EnumValue(level), /*clear=*/true);
 }
 
 const char* aclrtGetSocName(void) {
@@ -167,6 +184,6 @@ void aclAppLog(aclLogLevel logLevel, const char* func, const char* file, uint32_
                const char* fmt, ...) {
   va_list args;
   va_start(args, fmt);
-  aclsim::dfx::AppLog(static_cast<int>(logLevel), func, file, line, fmt, args);
+  aclsim::dfx::AppLog(api::EnumValue(logLevel), func, file, line, fmt, args);
   va_end(args);
 }

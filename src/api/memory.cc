@@ -13,7 +13,8 @@ namespace core = aclsim::core;
 
 namespace {
 
-Result<core::CopyKind> ToCopyKind(aclrtMemcpyKind kind) {
+Result<core::CopyKind> ToCopyKind(const aclrtMemcpyKind& memcpy_kind) {
+  const int kind = api::EnumValue(memcpy_kind);
   switch (kind) {
     case ACL_MEMCPY_HOST_TO_HOST:
       return core::CopyKind::kHostToHost;
@@ -29,15 +30,15 @@ Result<core::CopyKind> ToCopyKind(aclrtMemcpyKind kind) {
     case ACL_MEMCPY_DEFAULT:
       return core::CopyKind::kDefault;
   }
-  return Err(StatusCode::kInvalidParam, "kind {} is not an aclrtMemcpyKind",
-             static_cast<int>(kind));
+  return Err(StatusCode::kInvalidParam, "kind {} is not an aclrtMemcpyKind", kind);
 }
 
-Status Malloc(void** devPtr, size_t size, aclrtMemMallocPolicy policy, const char* name) {
+Status Malloc(void** devPtr, size_t size, const aclrtMemMallocPolicy& policy, const char* name) {
   ACLSIM_RETURN_IF_ERROR(api::CheckNotNull(devPtr, "devPtr"));
   ACLSIM_ASSIGN_OR_RETURN(auto runtime, core::Runtime::Get());
-  ACLSIM_ASSIGN_OR_RETURN(*devPtr,
-                          core::DeviceMalloc(*runtime, size, static_cast<uint32_t>(policy), name));
+  ACLSIM_ASSIGN_OR_RETURN(
+      *devPtr,
+      core::DeviceMalloc(*runtime, size, static_cast<uint32_t>(api::EnumValue(policy)), name));
   return Status::Ok();
 }
 
@@ -142,7 +143,7 @@ aclError aclrtGetMemInfo(aclrtMemAttr attr, size_t* free, size_t* total) {
     ACLSIM_RETURN_IF_ERROR(api::CheckNotNull(free, "free"));
     ACLSIM_RETURN_IF_ERROR(api::CheckNotNull(total, "total"));
     bool hbm = true;
-    switch (attr) {
+    switch (api::EnumValue(attr)) {
       case ACL_DDR_MEM:
       case ACL_DDR_MEM_HUGE:
       case ACL_DDR_MEM_NORMAL:
@@ -166,7 +167,7 @@ aclError aclrtGetMemInfo(aclrtMemAttr attr, size_t* free, size_t* total) {
         break;
       default:
         return Err(StatusCode::kInvalidParam, "attr {} is not an aclrtMemAttr",
-                   static_cast<int>(attr));
+                   api::EnumValue(attr));
     }
     ACLSIM_ASSIGN_OR_RETURN(auto runtime, core::Runtime::Get());
     return core::MemInfo(*runtime, hbm, free, total);

@@ -54,7 +54,7 @@ aclError aclrtCreateStreamWithConfig(aclrtStream* stream, uint32_t priority, uin
 aclrtStreamConfigHandle* aclrtCreateStreamConfigHandle(void) {
   return api::ValueCall<aclrtStreamConfigHandle*>(
       __func__, nullptr, [&]() -> aclsim::Result<aclrtStreamConfigHandle*> {
-        auto config = std::make_shared<StreamConfig>();
+        auto config = core::MakeHandleObject<StreamConfig>();
         std::memset(&config->value, 0, sizeof(config->value));
         return static_cast<aclrtStreamConfigHandle*>(core::PublishHandle(config));
       });
@@ -79,7 +79,7 @@ aclError aclrtSetStreamConfigOpt(aclrtStreamConfigHandle* handle, aclrtStreamCon
       std::memcpy(field, attrValue, size);
       return Status::Ok();
     };
-    switch (attr) {
+    switch (api::EnumValue(attr)) {
       case ACL_RT_STREAM_WORK_ADDR_PTR:
         return copy(&config->value.workptr, sizeof(void*));
       case ACL_RT_STREAM_WORK_SIZE:
@@ -90,7 +90,7 @@ aclError aclrtSetStreamConfigOpt(aclrtStreamConfigHandle* handle, aclrtStreamCon
         return copy(&config->value.priority, sizeof(uint32_t));
       default:
         return Err(StatusCode::kInvalidParam, "attr {} is not an aclrtStreamConfigAttr",
-                   static_cast<int>(attr));
+                   api::EnumValue(attr));
     }
   });
 }
@@ -222,7 +222,7 @@ aclError aclrtSetStreamAttribute(aclrtStream stream, aclrtStreamAttr stmAttrType
     ACLSIM_RETURN_IF_ERROR(api::CheckNotNull(value, "value"));
     ACLSIM_ASSIGN_OR_RETURN(auto runtime, core::Runtime::Get());
     ACLSIM_ASSIGN_OR_RETURN(auto resolved, runtime->ResolveStream(stream, "stream"));
-    if (stmAttrType == ACL_STREAM_ATTR_FAILURE_MODE) {
+    if (api::EnumValue(stmAttrType) == ACL_STREAM_ATTR_FAILURE_MODE) {
       if (value->failureMode != ACL_CONTINUE_ON_FAILURE &&
           value->failureMode != ACL_STOP_ON_FAILURE) {
         return Err(StatusCode::kInvalidParam, "failure mode {} is invalid", value->failureMode);
@@ -231,7 +231,7 @@ aclError aclrtSetStreamAttribute(aclrtStream stream, aclrtStreamAttr stmAttrType
       return Status::Ok();
     }
     return Err(StatusCode::kFeatureUnsupported, "stream attribute {} cannot be set yet",
-               static_cast<int>(stmAttrType));
+               api::EnumValue(stmAttrType));
   });
 }
 
@@ -242,7 +242,7 @@ aclError aclrtGetStreamAttribute(aclrtStream stream, aclrtStreamAttr stmAttrType
     ACLSIM_ASSIGN_OR_RETURN(auto runtime, core::Runtime::Get());
     ACLSIM_ASSIGN_OR_RETURN(auto resolved, runtime->ResolveStream(stream, "stream"));
     std::memset(value, 0, sizeof(*value));
-    switch (stmAttrType) {
+    switch (api::EnumValue(stmAttrType)) {
       case ACL_STREAM_ATTR_FAILURE_MODE:
         value->failureMode = resolved->failure_mode();
         break;
@@ -251,7 +251,7 @@ aclError aclrtGetStreamAttribute(aclrtStream stream, aclrtStreamAttr stmAttrType
         break;
       default:
         return Err(StatusCode::kFeatureUnsupported, "stream attribute {} is not available yet",
-                   static_cast<int>(stmAttrType));
+                   api::EnumValue(stmAttrType));
     }
     return Status::Ok();
   });

@@ -17,8 +17,8 @@ Status Device::Initialize() {
   ACLSIM_RETURN_IF_ERROR(backend_->CreateQueue(driver::QueueConfig{}, &default_queue));
   ACLSIM_RETURN_IF_ERROR(backend_->CreateQueue(driver::QueueConfig{}, &copy_queue_));
   auto self = shared_from_this();
-  auto context = std::make_shared<Context>(self, /*is_default=*/true);
-  auto stream = std::make_shared<Stream>(self, default_queue, 0, 0, /*is_default=*/true);
+  auto context = MakeHandleObject<Context>(self, /*is_default=*/true);
+  auto stream = MakeHandleObject<Stream>(self, default_queue, 0, 0, /*is_default=*/true);
   context->set_default_stream(stream);
   PublishHandle(context);
   PublishHandle(stream);

@@ -1,6 +1,8 @@
 #include "core/handle_table.h"
 
+#include <deque>
 #include <functional>
+#include <new>
 
 namespace aclsim::core {
 
@@ -22,6 +24,51 @@ const char* HandleKindName(HandleKind kind) {
       return "handle";
   }
   return "handle";
+}
+
+namespace {
+
+// Recently freed handle objects, oldest first; freed for real past kHandleQuarantineBytes.
+struct Quarantine {
+  struct Block {
+    void* storage;
+    size_t bytes;
+    size_t alignment;
+  };
+  std::mutex mu;
+  std::deque<Block> blocks;
+  size_t bytes = 0;
+};
+
+Quarantine& GlobalQuarantine() {
+  static Quarantine* quarantine = new Quarantine();  // never destroyed: used at exit
+  return *quarantine;
+}
+
+void FreeBlock(const Quarantine::Block& block) {
+  ::operator delete(block.storage, std::align_val_t(block.alignment));
+}
+
+}  // namespace
+
+void* AllocateHandleStorage(size_t bytes, size_t alignment) {
+  return ::operator new(bytes, std::align_val_t(alignment));
+}
+
+void ReleaseHandleStorage(void* storage, size_t bytes, size_t alignment) {
+  std::deque<Quarantine::Block> expired;
+  {
+    Quarantine& quarantine = GlobalQuarantine();
+    std::lock_guard<std::mutex> lock(quarantine.mu);
+    quarantine.blocks.push_back(Quarantine::Block{storage, bytes, alignment});
+    quarantine.bytes += bytes;
+    while (quarantine.bytes > kHandleQuarantineBytes) {
+      quarantine.bytes -= quarantine.blocks.front().bytes;
+      expired.push_back(quarantine.blocks.front());
+      quarantine.blocks.pop_front();
+    }
+  }
+  for (const auto& block : expired) FreeBlock(block);
 }
 
 HandleTable& HandleTable::Global() {

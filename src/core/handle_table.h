@@ -10,14 +10,23 @@
 // The table is process-wide because some handles (data buffers, tensor descriptors) exist
 // before aclInit and after aclFinalize.
 //
+// Handles are object addresses, so a destroyed object's address must not be handed out
+// again while the program may still hold the old handle: otherwise the stale handle would
+// silently name the new object (destroying a stale stream would destroy a newer one).
+// Objects published as handles are therefore created with MakeHandleObject(), whose storage
+// is not returned to the heap at once but waits in a FIFO quarantine (kHandleQuarantineBytes
+// of recently freed handle objects). A stale handle then fails lookup with kInvalidHandle.
+//
 // Thread-safety: all methods may be called concurrently.
 #pragma once
 
 #include <array>
+#include <cstddef>
 #include <cstdint>
 #include <memory>
 #include <mutex>
 #include <unordered_map>
+#include <utility>
 
 #include "common/status.h"
 
@@ -62,6 +71,37 @@ class HandleTable {
   static constexpr size_t kShards = 16;
   mutable std::array<Shard, kShards> shards_;
 };
+
+// Storage of handle objects (see the quarantine above). Thread-safe.
+inline constexpr size_t kHandleQuarantineBytes = size_t{16} << 20;
+void* AllocateHandleStorage(size_t bytes, size_t alignment);
+void ReleaseHandleStorage(void* storage, size_t bytes, size_t alignment);
+
+template <typename T>
+struct HandleAllocator {
+  using value_type = T;
+  HandleAllocator() = default;
+  template <typename U>
+  HandleAllocator(const HandleAllocator<U>&) {}  // NOLINT: rebinding must be implicit
+  T* allocate(size_t n) {
+    return static_cast<T*>(AllocateHandleStorage(n * sizeof(T), alignof(T)));
+  }
+  void deallocate(T* p, size_t n) { ReleaseHandleStorage(p, n * sizeof(T), alignof(T)); }
+  template <typename U>
+  bool operator==(const HandleAllocator<U>&) const {
+    return true;
+  }
+  template <typename U>
+  bool operator!=(const HandleAllocator<U>&) const {
+    return false;
+  }
+};
+
+// Creates an object that will be published as a handle (use instead of std::make_shared).
+template <typename T, typename... Args>
+std::shared_ptr<T> MakeHandleObject(Args&&... args) {
+  return std::allocate_shared<T>(HandleAllocator<T>(), std::forward<Args>(args)...);
+}
 
 // Typed lookup: T declares `static constexpr HandleKind kHandleKind`.
 template <typename T>

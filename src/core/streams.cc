@@ -24,7 +24,7 @@ Result<std::shared_ptr<Stream>> CreateStream(Runtime& runtime, uint32_t flags, i
   config.flags = flags;
   driver::QueueId queue = 0;
   ACLSIM_RETURN_IF_ERROR((*backend)->CreateQueue(config, &queue));
-  auto stream = std::make_shared<Stream>(device, queue, flags, priority, /*is_default=*/false);
+  auto stream = MakeHandleObject<Stream>(device, queue, flags, priority, /*is_default=*/false);
   device->TrackStream(stream);
   PublishHandle(stream);
   return stream;
@@ -87,7 +87,7 @@ Result<std::shared_ptr<Event>> CreateEvent(Runtime& runtime, uint32_t flags) {
   if (!backend.ok()) return backend.status();
   driver::EventId id = 0;
   ACLSIM_RETURN_IF_ERROR((*backend)->CreateEvent(flags, &id));
-  auto event = std::make_shared<Event>(device, id, flags);
+  auto event = MakeHandleObject<Event>(device, id, flags);
   device->TrackEvent(event);
   PublishHandle(event);
   return event;

@@ -24,7 +24,13 @@
 //  * SyncDevice reports the first queue failure and clears the failures of all queues, so
 //    each failure is reported once; a sync on dropped (forced) work returns kDeviceTaskAbort;
 //  * a peer copy uses the DMA engine of the submitting queue's device;
-//  * a failed task's Status carries the runtime error code in Status::detail().
+//  * a failed task's Status carries the runtime error code in Status::detail();
+//  * creating and destroying a queue are host work: they advance the calling thread's
+//    simulated clock by a backend cost (sim: the profile's stream_* costs), which is much
+//    smaller for a queue created with kQueueFlagPersistent when a cached one is available;
+//  * a lost device (sim: fault injection) fails every later call with a Status whose
+//    detail() is kDeviceLostCode, and reports the task that was running through the failure
+//    handler.
 //
 // Thread-safety: every method of Device may be called from any thread concurrently.
 // Submissions to one queue from several threads are ordered by the caller (the core holds
@@ -55,8 +61,19 @@ size_t PageBytes(PageSize page);
 
 struct QueueConfig {
   int32_t priority = 0;  // 0 = highest (CANN convention); see DeviceProps::stream_priority_*
-  uint32_t flags = 0;    // ACL_STREAM_* bits, informational for the backend
+  uint32_t flags = 0;    // ACL_STREAM_* bits, passed through by the core (see below)
 };
+
+// QueueConfig::flags bit a backend acts on: ACL_STREAM_PERSISTENT. Destroying such a queue
+// returns its hardware resources (stream id, submission/completion rings) to a per-device
+// cache instead of releasing them; creating a persistent queue reuses a cached one when there
+// is one. Both are then much cheaper in simulated host time. Cached resources still hold
+// their stream id (they count toward max_streams until a non-persistent create reclaims one).
+inline constexpr uint32_t kQueueFlagPersistent = 0x4;
+
+// Runtime error code (Status::detail()) of every call on a lost device:
+// ACL_ERROR_RT_LOST_HEARTBEAT.
+inline constexpr uint32_t kDeviceLostCode = 507010;
 
 // Completion state of a queue or event.
 struct QueueState {
@@ -94,10 +111,12 @@ class Device {
   virtual void PoolUsage(MemPool pool, size_t* free_bytes, size_t* total_bytes) const = 0;
 
   // --- queues -------------------------------------------------------------------------
-  // Creates a hardware queue. Fails with kNoStreamResource past props().max_streams.
+  // Creates a hardware queue (takes a hardware stream id). Fails with kNoStreamResource past
+  // props().max_streams. Advances the calling thread's simulated clock by the creation cost.
   virtual Status CreateQueue(const QueueConfig& config, QueueId* queue) = 0;
   // Destroys a queue. If `force`, queued tasks that have not started are dropped
   // (completed with kDeviceTaskAbort); otherwise waits until the queue is idle first.
+  // Advances the calling thread's simulated clock by the destruction cost.
   virtual Status DestroyQueue(QueueId queue, bool force) = 0;
   // Enqueues a task; returns at once with its id (ids are unique per device, start at 1).
   virtual Status Submit(QueueId queue, Task task, uint64_t* task_id) = 0;

@@ -9,6 +9,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <functional>
+#include <vector>
 
 namespace aclsim::driver {
 
@@ -36,6 +37,67 @@ enum class CopyDir {
 // Compute engines a kernel may run on.
 enum class Engine { kAiCore, kAiVector, kAiCpu };
 
+// Element type class of a kernel's main computation: picks the cube shape (int8: 16x32x16
+// instead of 16x16x16) and the element size of vector work (bytes per element).
+enum class DtypeClass { kFp16, kBf16, kFp32, kInt8 };
+
+// A device buffer a kernel touches (for the TLB model: its page size is looked up in the
+// device's page tables). Addresses the device does not own are ignored.
+struct GmBuffer {
+  const void* addr = nullptr;
+  uint64_t bytes = 0;
+};
+
+// KernelWork: what a kernel states about its work, the input of the backend's cost model.
+// Every op kernel fills one (the single-op layer computes it from shapes and tiling).
+// All counts are totals over the whole kernel (all blocks); the model divides them evenly
+// over `Task::blocks`. A zero field means "none of that work".
+//
+//  * FLOPs by unit (1 multiply-accumulate = 2 flops):
+//      cube_flops    matrix work on the cube unit (AI Core): fp16/bf16, or int8 with dtype
+//                    kInt8 (kFp32 is charged at the fp16 rate: no primary source for it);
+//      vector_flops  element operations on the vector unit (one per element per operation);
+//                    the element size comes from `dtype`;
+//      scalar_ops    scalar-unit instructions (address arithmetic, loop control);
+//      aicpu_elements elements processed by an AI CPU kernel (per-element cost model).
+//  * Bytes by path:
+//      gm_read_bytes / gm_write_bytes  unique traffic to/from global memory (HBM): the
+//                    roofline's bytes and the HBM bandwidth shared with other tasks;
+//      gm_to_l1_bytes  all bytes MTE2 loads into L1 (re-reads of tiles included; served at
+//                    the L2 rate, the unique part is bounded by gm_read_bytes);
+//      l1_to_l0a_bytes / l1_to_l0b_bytes  MTE1 traffic feeding the cube;
+//      l0c_to_out_bytes  FixPipe traffic out of the cube's accumulator;
+//      ub_bytes      on-chip traffic into/out of the unified buffer other than GM (L1/L0C<->UB).
+//  * Pipelining: each block runs `pipeline_steps` (>= 1) iterations of its pipes; with
+//    `double_buffered` the pipes overlap (time = sum of one step's pipes + (steps - 1) x the
+//    slowest pipe), otherwise they run one after the other (time = steps x sum).
+//  * buffers: the device buffers touched (optional; feeds the TLB model: without them no
+//    TLB cost is charged).
+struct KernelWork {
+  DtypeClass dtype = DtypeClass::kFp16;
+  uint64_t cube_flops = 0;
+  uint64_t vector_flops = 0;
+  uint64_t scalar_ops = 0;
+  uint64_t aicpu_elements = 0;
+  uint64_t gm_read_bytes = 0;
+  uint64_t gm_write_bytes = 0;
+  uint64_t gm_to_l1_bytes = 0;
+  uint64_t l1_to_l0a_bytes = 0;
+  uint64_t l1_to_l0b_bytes = 0;
+  uint64_t l0c_to_out_bytes = 0;
+  uint64_t ub_bytes = 0;
+  uint32_t pipeline_steps = 1;
+  bool double_buffered = true;
+  std::vector<GmBuffer> buffers;
+
+  // True if no work field is set (then the legacy Task::flops / bytes_moved are used).
+  bool empty() const {
+    return cube_flops == 0 && vector_flops == 0 && scalar_ops == 0 && aicpu_elements == 0 &&
+           gm_read_bytes == 0 && gm_write_bytes == 0 && gm_to_l1_bytes == 0 &&
+           l1_to_l0a_bytes == 0 && l1_to_l0b_bytes == 0 && l0c_to_out_bytes == 0 && ub_bytes == 0;
+  }
+};
+
 struct Task {
   TaskKind kind = TaskKind::kMemcpy;
 
@@ -60,11 +122,16 @@ struct Task {
   std::function<void()> host_fn;
   std::function<void(uint64_t task_id)> external_start;
 
-  // kKernel: where it runs and its size (cost model inputs; see issue "simulator").
+  // kKernel: where it runs, its block count and its work (cost model inputs).
+  // `work` is the full description (see KernelWork). If work.empty(), the legacy pair is
+  // used: `flops` on the engine's main unit (cube for kAiCore, vector for kAiVector, AI CPU
+  // flops for kAiCpu) and `bytes_moved` as GM reads. Blocks are spread over the engine's
+  // cores: a kernel runs ceil(blocks / cores granted) waves of one block's time.
   Engine engine = Engine::kAiCore;
   uint32_t blocks = 1;
   uint64_t flops = 0;
   uint64_t bytes_moved = 0;
+  KernelWork work;
 
   // Free-form label for logs and profiles (API name, op name).
   const char* label = "";

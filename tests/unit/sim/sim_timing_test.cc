@@ -7,6 +7,7 @@
 
 #include "sim/cost_model.h"
 #include "sim/soc_profile.h"
+#include "sim/tlb_model.h"
 #include "sim_test_util.h"
 
 namespace aclsim::sim {
@@ -17,6 +18,13 @@ using driver::PageSize;
 using namespace aclsim::sim::testing;
 
 const CostParams& Cost() { return FindSocProfile("Ascend910B2")->cost; }
+const driver::DeviceProps& Props() { return FindSocProfile("Ascend910B2")->props; }
+
+// Exposed TLB time of one DMA streaming over `bytes` of device memory with `page` pages.
+uint64_t DmaTlbNs(uint64_t bytes, PageSize page = PageSize::k2M) {
+  const TlbCounts tlb = StreamingTlb({{bytes, page}}, bytes, Cost());
+  return CyclesToNs(tlb.total_misses() * Cost().tlb_miss_penalty_cycles, Props().clock_hz);
+}
 
 // Host clock after synchronising one copy of `bytes` in `dir` on a fresh backend.
 uint64_t TimeOneCopy(size_t bytes, CopyDir dir, const std::string& backend = "sim") {
@@ -26,19 +34,20 @@ uint64_t TimeOneCopy(size_t bytes, CopyDir dir, const std::string& backend = "si
   EXPECT_OK(device->AllocPhysical(MemPool::kHbm, PageSize::k2M, bytes, &d));
   std::vector<uint8_t> host(bytes);
   QueueId q = NewQueue(*device);
+  const uint64_t t0 = device->HostClockNs();  // after the stream creation cost
   if (dir == CopyDir::kHostToDevice) {
     SubmitOk(*device, q, Copy(d, host.data(), bytes, dir));
   } else {
     SubmitOk(*device, q, Copy(host.data(), d, bytes, dir));
   }
   EXPECT_OK(device->SyncQueue(q, -1));
-  return device->HostClockNs();
+  return device->HostClockNs() - t0;
 }
 
 TEST(SimTimingTest, HostToDeviceCopyFollowsTheCostFormula) {
   const size_t bytes = 25'000'000;  // 1 ms at 25 GB/s
-  const uint64_t expected =
-      Cost().api_submit_cost_ns + Cost().launch_cost_ns + Cost().dma_latency_ns + 1'000'000;
+  const uint64_t expected = Cost().api_submit_cost_ns + Cost().launch_cost_ns +
+                            Cost().dma_latency_ns + DmaTlbNs(bytes) + 1'000'000;
   EXPECT_EQ(TimeOneCopy(bytes, CopyDir::kHostToDevice), expected);
 }
 
@@ -48,7 +57,8 @@ TEST(SimTimingTest, CopyingTwiceTheBytesTakesLonger) {
   const uint64_t two = TimeOneCopy(2 * bytes, CopyDir::kHostToDevice);
   EXPECT_GT(two, one);
   EXPECT_EQ(two - one, TransferNs(2 * bytes, Cost().pcie_h2d_bytes_per_s) -
-                           TransferNs(bytes, Cost().pcie_h2d_bytes_per_s));
+                           TransferNs(bytes, Cost().pcie_h2d_bytes_per_s) + DmaTlbNs(2 * bytes) -
+                           DmaTlbNs(bytes));
 }
 
 // Two copies of `bytes` on two queues; returns the device completion time.
@@ -66,15 +76,16 @@ uint64_t TimeTwoCopies(CopyDir first, CopyDir second, size_t bytes) {
   };
   QueueId q1 = NewQueue(*device);
   QueueId q2 = NewQueue(*device);
+  const uint64_t t0 = device->HostClockNs();
   submit(q1, first, 0);
   submit(q2, second, bytes);
   EXPECT_OK(device->SyncDevice(-1));
-  return device->HostClockNs();
+  return device->HostClockNs() - t0;
 }
 
 TEST(SimTimingTest, TwoQueuesOverlapOnDifferentDmaEngines) {
   const size_t bytes = 25'000'000;
-  const uint64_t copy = Cost().launch_cost_ns + Cost().dma_latency_ns + 1'000'000;
+  const uint64_t copy = Cost().launch_cost_ns + Cost().dma_latency_ns + DmaTlbNs(bytes) + 1'000'000;
   const uint64_t submit = Cost().api_submit_cost_ns;
   // H2D and D2H use different engines: the second starts when it is submitted.
   EXPECT_EQ(TimeTwoCopies(CopyDir::kHostToDevice, CopyDir::kDeviceToHost, bytes),
@@ -90,16 +101,17 @@ TEST(SimTimingTest, KernelsShareCoresByBlockCount) {
     auto device = Open(*driver);
     QueueId q1 = NewQueue(*device);
     QueueId q2 = NewQueue(*device);
+    const uint64_t t0 = device->HostClockNs();
     // 24 AI Cores at 8192 flops/cycle, 1.8 GHz: 1e9 flops per block-core ~ 67.8 us.
     const uint64_t flops = uint64_t{1'000'000'000} * blocks;
     SubmitOk(*device, q1, Kernel(blocks, flops, 0));
     SubmitOk(*device, q2, Kernel(blocks, flops, 0));
     EXPECT_OK(device->SyncDevice(-1));
-    return device->HostClockNs();
+    return device->HostClockNs() - t0;
   };
-  const uint64_t kernel = Cost().launch_cost_ns +
-                          (uint64_t{1'000'000'000} * 1'000'000'000 + 8192ull * 1'800'000'000 - 1) /
-                              (8192ull * 1'800'000'000);
+  // One block per core: ceil(1e9 / 8192) cycles at 1.8 GHz.
+  const uint64_t kernel =
+      Cost().launch_cost_ns + CyclesToNs((1'000'000'000 + 8191) / 8192, Props().clock_hz);
   const uint64_t submit = Cost().api_submit_cost_ns;
   EXPECT_EQ(run(12), 2 * submit + kernel);  // 12 + 12 cores: side by side
   EXPECT_EQ(run(24), submit + 2 * kernel);  // each needs all 24 cores: one after the other
@@ -113,11 +125,12 @@ TEST(SimTimingTest, EventTimestampIsTheRecordsSimulatedEnd) {
   std::vector<uint8_t> host(25'000'000);
   QueueId q = NewQueue(*device);
   driver::EventId event = NewEvent(*device);
+  const uint64_t t0 = device->HostClockNs();
   SubmitOk(*device, q, Copy(d, host.data(), host.size(), CopyDir::kHostToDevice));
   SubmitOk(*device, q, EventTask(TaskKind::kEventRecord, event));
   ASSERT_OK(device->SyncEvent(event, -1));
-  const uint64_t copy_end =
-      Cost().api_submit_cost_ns + Cost().launch_cost_ns + Cost().dma_latency_ns + 1'000'000;
+  const uint64_t copy_end = t0 + Cost().api_submit_cost_ns + Cost().launch_cost_ns +
+                            Cost().dma_latency_ns + DmaTlbNs(host.size()) + 1'000'000;
   EXPECT_EQ(device->QueryEvent(event).timestamp_ns, copy_end + Cost().event_cost_ns);
   EXPECT_EQ(device->HostClockNs(), copy_end + Cost().event_cost_ns);
 }
@@ -126,13 +139,15 @@ TEST(SimTimingTest, EachHostThreadHasItsOwnClock) {
   auto driver = MakeBackend("sim");
   auto device = Open(*driver);
   QueueId q = NewQueue(*device);
+  const uint64_t created = Cost().stream_create_cost_ns;
+  EXPECT_EQ(device->HostClockNs(), created);
   SubmitOk(*device, q, HostFunc([] {}));
-  EXPECT_EQ(device->HostClockNs(), Cost().api_submit_cost_ns);
+  EXPECT_EQ(device->HostClockNs(), created + Cost().api_submit_cost_ns);
   uint64_t other_thread = 1;
   std::thread([&] { other_thread = device->HostClockNs(); }).join();
   EXPECT_EQ(other_thread, 0u);
   device->AdvanceHostClock(1000);
-  EXPECT_EQ(device->HostClockNs(), Cost().api_submit_cost_ns + 1000);
+  EXPECT_EQ(device->HostClockNs(), created + Cost().api_submit_cost_ns + 1000);
   // A fresh backend starts this thread at 0 again.
   auto fresh = MakeBackend("sim");
   auto fresh_device = Open(*fresh);
@@ -207,11 +222,12 @@ TEST(SimTimingTest, SimulatedTimeIgnoresHostFunctionWallTime) {
     auto driver = MakeBackend("sim");
     auto device = Open(*driver);
     QueueId q = NewQueue(*device);
+    const uint64_t t0 = device->HostClockNs();
     SubmitOk(*device, q, HostFunc([slow] {
       if (slow) std::this_thread::sleep_for(std::chrono::milliseconds(20));
     }));
     EXPECT_OK(device->SyncQueue(q, -1));
-    return device->HostClockNs();
+    return device->HostClockNs() - t0;
   };
   EXPECT_EQ(run(true), run(false));
   EXPECT_EQ(run(false), Cost().api_submit_cost_ns + Cost().callback_cost_ns);

@@ -1,0 +1,147 @@
+#include "sim/kernel_cost.h"
+
+#include <algorithm>
+#include <initializer_list>
+
+namespace aclsim::sim {
+namespace {
+
+using driver::DtypeClass;
+using driver::Engine;
+using U128 = unsigned __int128;
+
+constexpr uint64_t kNsPerS = 1'000'000'000;
+
+uint64_t CeilDiv(U128 num, U128 den) {
+  if (den == 0 || num == 0) return 0;
+  const U128 q = (num + den - 1) / den;
+  return q > UINT64_MAX ? UINT64_MAX : static_cast<uint64_t>(q);
+}
+
+uint64_t ElementBytes(DtypeClass dtype) {
+  switch (dtype) {
+    case DtypeClass::kInt8:
+      return 1;
+    case DtypeClass::kFp32:
+      return 4;
+    case DtypeClass::kFp16:
+    case DtypeClass::kBf16:
+      return 2;
+  }
+  return 2;
+}
+
+uint64_t CubeRate(DtypeClass dtype, const CostParams& c) {
+  return dtype == DtypeClass::kInt8 ? c.cube_int8_flops_per_cycle_per_core
+                                    : c.cube_flops_per_cycle_per_core;
+}
+
+// Cycles of each pipe for `n` units of work (totals already divided to the granularity).
+struct Pipes {
+  uint64_t cube, vector, scalar, mte2, mte3, mte1, fixpipe, ub;
+};
+
+Pipes PipesFor(const driver::KernelWork& w, uint64_t div, const CostParams& c) {
+  auto per = [div](uint64_t total) { return CeilDiv(total, div); };
+  Pipes p{};
+  p.cube = CeilDiv(per(w.cube_flops), CubeRate(w.dtype, c));
+  p.vector = CeilDiv(static_cast<U128>(per(w.vector_flops)) * ElementBytes(w.dtype),
+                     c.vector_repeat_bytes);
+  p.scalar = CeilDiv(per(w.scalar_ops), c.scalar_ops_per_cycle);
+  p.mte2 = std::max(CeilDiv(per(w.gm_read_bytes), c.gm_read_bytes_per_cycle),
+                    CeilDiv(per(w.gm_to_l1_bytes), c.l2_read_bytes_per_cycle));
+  p.mte3 = CeilDiv(per(w.gm_write_bytes), c.gm_write_bytes_per_cycle);
+  p.mte1 = CeilDiv(per(w.l1_to_l0a_bytes), c.l1_to_l0a_bytes_per_cycle) +
+           CeilDiv(per(w.l1_to_l0b_bytes), c.l1_to_l0b_bytes_per_cycle);
+  p.fixpipe = CeilDiv(per(w.l0c_to_out_bytes), c.l0c_out_bytes_per_cycle);
+  p.ub = CeilDiv(per(w.ub_bytes), c.ub_bytes_per_cycle);
+  return p;
+}
+
+uint64_t BlockCycles(const driver::KernelWork& w, uint64_t blocks, const CostParams& c) {
+  const uint64_t steps = std::max<uint32_t>(w.pipeline_steps, 1);
+  const Pipes p = PipesFor(w, blocks * steps, c);
+  const std::initializer_list<uint64_t> all = {p.cube, p.vector, p.scalar,  p.mte2,
+                                               p.mte3, p.mte1,   p.fixpipe, p.ub};
+  uint64_t sum = 0;
+  for (uint64_t v : all) sum += v;
+  const uint64_t slowest = std::max(all);
+  return w.double_buffered ? sum + (steps - 1) * slowest : steps * sum;
+}
+
+}  // namespace
+
+driver::KernelWork LegacyWork(const driver::Task& task) {
+  driver::KernelWork w;
+  switch (task.engine) {
+    case Engine::kAiCore:
+      w.cube_flops = task.flops;
+      break;
+    case Engine::kAiVector:
+      w.vector_flops = task.flops;  // fp16: 128 lanes x 2 B = one 256-B repeat per cycle
+      break;
+    case Engine::kAiCpu:
+      break;  // legacy AI CPU flops use aicpu_flops_per_s_per_core (EstimateKernel)
+  }
+  w.gm_read_bytes = task.bytes_moved;
+  return w;
+}
+
+KernelEstimate EstimateKernel(const driver::Task& task, const driver::DeviceProps& p,
+                              const CostParams& c) {
+  KernelEstimate e;
+  const bool legacy = task.work.empty();
+  const driver::KernelWork w = legacy ? LegacyWork(task) : task.work;
+  uint64_t cores = 0;
+  switch (task.engine) {
+    case Engine::kAiCore:
+      e.engine = EngineKind::kAiCore;
+      cores = p.aicore_num;
+      break;
+    case Engine::kAiVector:
+      e.engine = p.vector_core_num > 0 ? EngineKind::kAiVector : EngineKind::kAiCore;
+      cores = p.vector_core_num > 0 ? p.vector_core_num : p.aicore_num;
+      break;
+    case Engine::kAiCpu:
+      e.engine = EngineKind::kAiCpu;
+      cores = p.aicpu_num;
+      break;
+  }
+  if (cores == 0) {  // the SoC lacks the engine: charge one core's worth, occupy nothing
+    e.engine = EngineKind::kNone;
+    cores = 1;
+  }
+  const uint64_t blocks = std::max<uint32_t>(task.blocks, 1);
+  e.cores = static_cast<uint32_t>(std::min(blocks, cores));
+  e.waves = CeilDiv(blocks, e.cores);
+  e.gm_bytes = w.gm_read_bytes + w.gm_write_bytes;
+  e.traffic_bytes = e.gm_bytes + w.gm_to_l1_bytes;
+  uint64_t block_ns = 0;
+  uint64_t peak_ns = 0;  // the work at the whole engine's peak
+  if (task.engine == Engine::kAiCpu) {
+    const uint64_t flops_ns =
+        legacy ? CeilDiv(static_cast<U128>(CeilDiv(task.flops, blocks)) * kNsPerS,
+                         c.aicpu_flops_per_s_per_core)
+               : 0;
+    block_ns = flops_ns + CeilDiv(static_cast<U128>(CeilDiv(w.aicpu_elements, blocks)) *
+                                      c.aicpu_ps_per_element,
+                                  1000);
+    peak_ns = CeilDiv(static_cast<U128>(w.aicpu_elements) * c.aicpu_ps_per_element,
+                      static_cast<U128>(1000) * cores);
+    if (legacy) {
+      peak_ns = CeilDiv(static_cast<U128>(task.flops) * kNsPerS,
+                        static_cast<U128>(c.aicpu_flops_per_s_per_core) * cores);
+    }
+  } else {
+    e.block_cycles = BlockCycles(w, blocks, c);
+    block_ns = CyclesToNs(e.block_cycles, p.clock_hz);
+    const Pipes chip = PipesFor(w, cores, c);
+    peak_ns = CyclesToNs(std::max(chip.cube, chip.vector), p.clock_hz);
+  }
+  const uint64_t waves_ns = e.waves * block_ns;
+  e.core_ns = std::max(waves_ns, peak_ns);
+  e.roofline_ns = std::max(peak_ns, TransferNs(e.gm_bytes, c.hbm_bytes_per_s));
+  return e;
+}
+
+}  // namespace aclsim::sim

@@ -1,0 +1,207 @@
+// Shared helpers for the public C API tests.
+//
+// These tests use only the public headers and libascendcl.so, as an application would.
+// Each test runs in its own process under ctest (gtest_discover_tests), but the helpers
+// also leave the runtime finalised after every test, so running a whole executable in one
+// process works too.
+#pragma once
+
+#include <gtest/gtest.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+#include <condition_variable>
+#include <cstdint>
+#include <cstdio>
+#include <cstring>
+#include <fstream>
+#include <mutex>
+#include <string>
+#include <vector>
+
+#include "acl/acl.h"
+
+namespace acltest {
+
+// The pending recent-error messages (and clears them); "" if there are none.
+inline std::string TakeRecentErrors() {
+  const char* msg = aclGetRecentErrMsg();
+  return msg == nullptr ? std::string() : std::string(msg);
+}
+
+// Drops pending recent-error messages so the next failure's message is the only one.
+inline void ClearRecentErrors() { (void)aclGetRecentErrMsg(); }
+
+// Checks that the newest recent-error message is non-empty and names `function`.
+inline ::testing::AssertionResult RecentErrorNames(const char* function) {
+  const std::string all = TakeRecentErrors();
+  if (all.empty()) {
+    return ::testing::AssertionFailure() << "no recent-error message after " << function;
+  }
+  const std::string newest = all.substr(0, all.find('\n'));
+  if (newest.find(function) == std::string::npos) {
+    return ::testing::AssertionFailure()
+           << "recent-error message does not name " << function << ": \"" << newest << "\"";
+  }
+  return ::testing::AssertionSuccess();
+}
+
+}  // namespace acltest
+
+// Calls fn(args...) and expects the exact aclError `want` plus a recent-error message that
+// names fn.
+#define EXPECT_ACL_ERR(want, fn, ...)                                             \
+  do {                                                                            \
+    acltest::ClearRecentErrors();                                                 \
+    const aclError acl_got_ = fn(__VA_ARGS__);                                    \
+    EXPECT_EQ(acl_got_, static_cast<aclError>(want)) << #fn "(" #__VA_ARGS__ ")"; \
+    EXPECT_TRUE(acltest::RecentErrorNames(#fn)) << #fn "(" #__VA_ARGS__ ")";      \
+  } while (0)
+
+// Expects a recent-error message naming `fn` (for functions that return a value, not an
+// aclError). Call ClearRecentErrors() before the call under test.
+#define EXPECT_RECENT_ERROR_NAMES(fn) EXPECT_TRUE(acltest::RecentErrorNames(#fn))
+
+#define ACL_EXPECT_OK_IMPL(check, call)                                           \
+  do {                                                                            \
+    const aclError acl_got_ = (call);                                             \
+    check(acl_got_, ACL_SUCCESS) << #call << ": " << acltest::TakeRecentErrors(); \
+  } while (0)
+#define EXPECT_ACL_OK(call) ACL_EXPECT_OK_IMPL(EXPECT_EQ, call)
+#define ASSERT_ACL_OK(call) ACL_EXPECT_OK_IMPL(ASSERT_EQ, call)
+
+namespace acltest {
+
+// A one-shot gate: host functions block in Wait() until the test calls Release().
+class Latch {
+ public:
+  void Release() {
+    {
+      std::lock_guard<std::mutex> lock(mu_);
+      open_ = true;
+    }
+    cv_.notify_all();
+  }
+  void Wait() {
+    std::unique_lock<std::mutex> lock(mu_);
+    cv_.wait(lock, [this] { return open_; });
+  }
+  // aclrtHostFunc / aclrtCallback adapter: args is a Latch*.
+  static void WaitFn(void* latch) { static_cast<Latch*>(latch)->Wait(); }
+
+ private:
+  std::mutex mu_;
+  std::condition_variable cv_;
+  bool open_ = false;
+};
+
+// Sets an environment variable for the lifetime of the object (restores the old value).
+class ScopedEnv {
+ public:
+  ScopedEnv(const char* name, const char* value) : name_(name) {
+    const char* old = getenv(name);
+    had_old_ = old != nullptr;
+    if (had_old_) old_ = old;
+    if (value == nullptr) {
+      unsetenv(name);
+    } else {
+      setenv(name, value, 1);
+    }
+  }
+  ~ScopedEnv() {
+    if (had_old_) {
+      setenv(name_.c_str(), old_.c_str(), 1);
+    } else {
+      unsetenv(name_.c_str());
+    }
+  }
+  ScopedEnv(const ScopedEnv&) = delete;
+  ScopedEnv& operator=(const ScopedEnv&) = delete;
+
+ private:
+  std::string name_;
+  std::string old_;
+  bool had_old_ = false;
+};
+
+// A file in a fresh temporary directory, removed again with it.
+class TempFile {
+ public:
+  explicit TempFile(const std::string& contents, const char* name = "acl.json") {
+    char pattern[] = "/tmp/aclsim-api-XXXXXX";
+    const char* dir = mkdtemp(pattern);
+    if (dir != nullptr) dir_ = dir;
+    path_ = dir_ + "/" + name;
+    std::ofstream(path_, std::ios::binary) << contents;
+  }
+  ~TempFile() {
+    std::remove(path_.c_str());
+    rmdir(dir_.c_str());
+  }
+  TempFile(const TempFile&) = delete;
+  TempFile& operator=(const TempFile&) = delete;
+  const char* path() const { return path_.c_str(); }
+
+ private:
+  std::string dir_;
+  std::string path_;
+};
+
+// A recognisable byte pattern: byte i of pattern `seed`.
+inline uint8_t PatternByte(size_t i, uint32_t seed) {
+  uint32_t x = static_cast<uint32_t>(i) * 2654435761u + seed * 40503u + 17u;
+  return static_cast<uint8_t>(x >> 13);
+}
+inline std::vector<uint8_t> Pattern(size_t bytes, uint32_t seed) {
+  std::vector<uint8_t> data(bytes);
+  for (size_t i = 0; i < bytes; ++i) data[i] = PatternByte(i, seed);
+  return data;
+}
+
+// Index of the first differing byte of two buffers, or -1 when every byte matches.
+inline long FirstMismatch(const void* a, const void* b, size_t bytes) {
+  const auto* x = static_cast<const uint8_t*>(a);
+  const auto* y = static_cast<const uint8_t*>(b);
+  for (size_t i = 0; i < bytes; ++i) {
+    if (x[i] != y[i]) return static_cast<long>(i);
+  }
+  return -1;
+}
+
+// A JSON config selecting the backend options, e.g. AclsimConfig("\"device_count\": 2").
+inline std::string AclsimConfig(const std::string& members) {
+  return "{\"aclsim\": {" + members + "}}";
+}
+
+// Runtime initialised with aclInit(NULL), device 0 set. TearDown releases everything.
+class AclTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    ASSERT_ACL_OK(aclInit(nullptr));
+    ASSERT_ACL_OK(aclrtSetDevice(0));
+    ClearRecentErrors();
+  }
+  void TearDown() override { Shutdown(); }
+
+ public:
+  // Resets every device that may be set and finalises; harmless if already finalised.
+  static void Shutdown() {
+    uint32_t count = 0;
+    if (aclrtGetDeviceCount(&count) == ACL_SUCCESS) {
+      for (uint32_t id = 0; id < count; ++id) (void)aclrtResetDeviceForce(static_cast<int32_t>(id));
+    }
+    (void)aclFinalize();
+    ClearRecentErrors();
+    (void)aclrtGetLastError(ACL_RT_THREAD_LEVEL);
+  }
+};
+
+// No runtime at SetUp; the test initialises it (often with its own config). TearDown
+// finalises whatever is left.
+class AclNoInitTest : public ::testing::Test {
+ protected:
+  void SetUp() override { ClearRecentErrors(); }
+  void TearDown() override { AclTest::Shutdown(); }
+};
+
+}  // namespace acltest

@@ -1,0 +1,283 @@
+// Memory: aclrtMalloc policies, frees (double, interior, foreign), pinned host memory,
+// aclrtGetMemInfo, aclrtMemset / aclrtMemsetAsync.
+#include <thread>
+
+#include "api_test.h"
+
+namespace {
+
+using acltest::AclTest;
+
+constexpr int kBadParam = ACL_ERROR_INVALID_PARAM;
+constexpr int kBadFree = ACL_ERROR_RT_MEMORY_FREE;
+
+// Uploads a pattern to `dev` and reads it back; true when every byte matches.
+bool RoundTrip(void* dev, size_t bytes, uint32_t seed) {
+  std::vector<uint8_t> in = acltest::Pattern(bytes, seed), out(bytes, 0);
+  EXPECT_ACL_OK(aclrtMemcpy(dev, bytes, in.data(), bytes, ACL_MEMCPY_HOST_TO_DEVICE));
+  EXPECT_ACL_OK(aclrtMemcpy(out.data(), bytes, dev, bytes, ACL_MEMCPY_DEVICE_TO_HOST));
+  return acltest::FirstMismatch(in.data(), out.data(), bytes) == -1;
+}
+
+std::vector<uint8_t> Download(const void* dev, size_t bytes) {
+  std::vector<uint8_t> out(bytes, 0xCD);
+  EXPECT_ACL_OK(aclrtMemcpy(out.data(), bytes, dev, bytes, ACL_MEMCPY_DEVICE_TO_HOST));
+  return out;
+}
+
+TEST_F(AclTest, MallocWorksWithEveryPolicy) {
+  const int policies[] = {ACL_MEM_MALLOC_HUGE_FIRST,
+                          ACL_MEM_MALLOC_HUGE_ONLY,
+                          ACL_MEM_MALLOC_NORMAL_ONLY,
+                          ACL_MEM_MALLOC_HUGE_FIRST_P2P,
+                          ACL_MEM_MALLOC_HUGE_ONLY_P2P,
+                          ACL_MEM_MALLOC_NORMAL_ONLY_P2P,
+                          ACL_MEM_MALLOC_HUGE1G_ONLY,
+                          ACL_MEM_MALLOC_HUGE1G_ONLY_P2P,
+                          ACL_MEM_MALLOC_HUGE_FIRST | ACL_MEM_TYPE_HIGH_BAND_WIDTH,
+                          ACL_MEM_MALLOC_NORMAL_ONLY | ACL_MEM_TYPE_LOW_BAND_WIDTH};
+  const size_t sizes[] = {1, 4097, (2 << 20) + 3};
+  for (int policy : policies) {
+    for (size_t size : sizes) {
+      void* dev = nullptr;
+      ASSERT_ACL_OK(aclrtMalloc(&dev, size, static_cast<aclrtMemMallocPolicy>(policy)));
+      ASSERT_NE(dev, nullptr);
+      EXPECT_TRUE(RoundTrip(dev, size, policy)) << "policy " << policy << " size " << size;
+      EXPECT_ACL_OK(aclrtFree(dev));
+    }
+  }
+}
+
+TEST_F(AclTest, MallocAlign32ReturnsAlignedUsableMemory) {
+  void* dev = nullptr;
+  ASSERT_ACL_OK(aclrtMallocAlign32(&dev, 1000, ACL_MEM_MALLOC_HUGE_FIRST));
+  EXPECT_EQ(reinterpret_cast<uintptr_t>(dev) % 32, 0u);
+  EXPECT_TRUE(RoundTrip(dev, 1000, 9));
+  EXPECT_ACL_OK(aclrtFree(dev));
+}
+
+TEST_F(AclTest, MallocRefusesBadArguments) {
+  void* dev = nullptr;
+  for (auto* fn : {aclrtMalloc, aclrtMallocAlign32}) {
+    acltest::ClearRecentErrors();
+    EXPECT_EQ(fn(&dev, 0, ACL_MEM_MALLOC_HUGE_FIRST), kBadParam);
+    EXPECT_TRUE(acltest::RecentErrorNames("aclrtMalloc"));
+    EXPECT_EQ(fn(nullptr, 64, ACL_MEM_MALLOC_HUGE_FIRST), kBadParam);
+    EXPECT_EQ(fn(&dev, 64, static_cast<aclrtMemMallocPolicy>(0x7f)), kBadParam);
+    EXPECT_EQ(fn(&dev, 64,
+                 static_cast<aclrtMemMallocPolicy>(ACL_MEM_TYPE_LOW_BAND_WIDTH |
+                                                   ACL_MEM_TYPE_HIGH_BAND_WIDTH)),
+              kBadParam);
+  }
+  EXPECT_ACL_ERR(kBadParam, aclrtMalloc, &dev, 0, ACL_MEM_MALLOC_HUGE_FIRST);
+  EXPECT_ACL_ERR(kBadParam, aclrtMallocAlign32, &dev, 0, ACL_MEM_MALLOC_HUGE_FIRST);
+  EXPECT_ACL_ERR(kBadParam, aclrtMalloc, nullptr, 64, ACL_MEM_MALLOC_HUGE_FIRST);
+  EXPECT_ACL_ERR(kBadParam, aclrtMalloc, &dev, 64, static_cast<aclrtMemMallocPolicy>(99));
+}
+
+TEST_F(AclTest, MallocBeyondDeviceMemoryIsAllocationError) {
+  void* dev = nullptr;
+  EXPECT_ACL_ERR(ACL_ERROR_RT_MEMORY_ALLOCATION, aclrtMalloc, &dev, size_t{1} << 40,
+                 ACL_MEM_MALLOC_HUGE_FIRST);
+  EXPECT_ACL_ERR(ACL_ERROR_RT_MEMORY_ALLOCATION, aclrtMalloc, &dev, SIZE_MAX - 4096,
+                 ACL_MEM_MALLOC_NORMAL_ONLY);
+  // The device is still fine.
+  ASSERT_ACL_OK(aclrtMalloc(&dev, 4096, ACL_MEM_MALLOC_HUGE_FIRST));
+  EXPECT_ACL_OK(aclrtFree(dev));
+}
+
+TEST_F(AclTest, MallocWithoutContextIsContextNull) {
+  std::thread worker([] {
+    void* dev = nullptr;
+    EXPECT_ACL_ERR(ACL_ERROR_RT_CONTEXT_NULL, aclrtMalloc, &dev, 64, ACL_MEM_MALLOC_HUGE_FIRST);
+    size_t free_bytes = 0, total = 0;
+    EXPECT_ACL_ERR(ACL_ERROR_RT_CONTEXT_NULL, aclrtGetMemInfo, ACL_HBM_MEM, &free_bytes, &total);
+  });
+  worker.join();
+}
+
+TEST_F(AclTest, FreeRefusesNullDoubleInteriorAndForeignPointers) {
+  void* dev = nullptr;
+  ASSERT_ACL_OK(aclrtMalloc(&dev, 8192, ACL_MEM_MALLOC_HUGE_FIRST));
+  EXPECT_ACL_ERR(kBadFree, aclrtFree, static_cast<char*>(dev) + 16);  // interior
+  int on_stack = 0;
+  EXPECT_ACL_ERR(kBadFree, aclrtFree, &on_stack);
+  void* host = nullptr;
+  ASSERT_ACL_OK(aclrtMallocHost(&host, 64));
+  EXPECT_ACL_ERR(kBadFree, aclrtFree, host);
+  EXPECT_ACL_OK(aclrtFreeHost(host));
+  EXPECT_ACL_ERR(kBadParam, aclrtFree, nullptr);
+  ASSERT_ACL_OK(aclrtFree(dev));
+  EXPECT_ACL_ERR(kBadFree, aclrtFree, dev);  // double free
+}
+
+TEST_F(AclTest, FreeWorksFromAnotherCurrentDevice) {
+  void* dev0 = nullptr;
+  ASSERT_ACL_OK(aclrtMalloc(&dev0, 4096, ACL_MEM_MALLOC_HUGE_FIRST));
+  ASSERT_ACL_OK(aclrtSetDevice(1));
+  EXPECT_ACL_OK(aclrtFree(dev0));  // the address says which device owns it
+  EXPECT_ACL_ERR(kBadFree, aclrtFree, dev0);
+}
+
+TEST_F(AclTest, MallocHostIsAlignedAndFreedOnce) {
+  void* host = nullptr;
+  ASSERT_ACL_OK(aclrtMallocHost(&host, 1000));
+  EXPECT_EQ(reinterpret_cast<uintptr_t>(host) % 64, 0u);
+  std::memset(host, 0x5A, 1000);  // writable host memory
+  void* dev = nullptr;
+  ASSERT_ACL_OK(aclrtMalloc(&dev, 1000, ACL_MEM_MALLOC_HUGE_FIRST));
+  ASSERT_ACL_OK(aclrtMemcpy(dev, 1000, host, 1000, ACL_MEMCPY_HOST_TO_DEVICE));
+  std::vector<uint8_t> back = Download(dev, 1000);
+  EXPECT_EQ(acltest::FirstMismatch(back.data(), host, 1000), -1);
+  EXPECT_ACL_OK(aclrtFree(dev));
+  EXPECT_ACL_OK(aclrtFreeHost(host));
+  EXPECT_ACL_ERR(kBadFree, aclrtFreeHost, host);
+}
+
+TEST_F(AclTest, MallocHostRefusesBadArguments) {
+  void* host = nullptr;
+  EXPECT_ACL_ERR(kBadParam, aclrtMallocHost, &host, 0);
+  EXPECT_ACL_ERR(kBadParam, aclrtMallocHost, nullptr, 64);
+  EXPECT_ACL_ERR(kBadParam, aclrtFreeHost, nullptr);
+  void* dev = nullptr;
+  ASSERT_ACL_OK(aclrtMalloc(&dev, 64, ACL_MEM_MALLOC_HUGE_FIRST));
+  EXPECT_ACL_ERR(kBadFree, aclrtFreeHost, dev);
+  EXPECT_ACL_OK(aclrtFree(dev));
+  std::vector<uint8_t> plain(64);
+  EXPECT_ACL_ERR(kBadFree, aclrtFreeHost, plain.data());
+  ASSERT_ACL_OK(aclrtMallocHost(&host, 256));
+  EXPECT_ACL_ERR(kBadFree, aclrtFreeHost, static_cast<char*>(host) + 64);
+  EXPECT_ACL_OK(aclrtFreeHost(host));
+}
+
+TEST_F(AclTest, GetMemInfoTracksAllocations) {
+  size_t free0 = 0, total = 0;
+  ASSERT_ACL_OK(aclrtGetMemInfo(ACL_HBM_MEM, &free0, &total));
+  EXPECT_EQ(total, size_t{64} << 30);  // Ascend910B2: 64 GiB HBM
+  EXPECT_LE(free0, total);
+  EXPECT_GT(free0, total - (size_t{64} << 20));
+  const size_t kBytes = size_t{256} << 20;
+  void* dev = nullptr;
+  ASSERT_ACL_OK(aclrtMalloc(&dev, kBytes, ACL_MEM_MALLOC_HUGE_ONLY));
+  size_t free1 = 0;
+  ASSERT_ACL_OK(aclrtGetMemInfo(ACL_HBM_MEM, &free1, &total));
+  EXPECT_LE(free1 + kBytes, free0);
+  ASSERT_ACL_OK(aclrtFree(dev));
+  size_t free2 = 0;
+  ASSERT_ACL_OK(aclrtGetMemInfo(ACL_HBM_MEM, &free2, &total));
+  EXPECT_EQ(free2, free0);
+}
+
+TEST_F(AclTest, GetMemInfoAnswersEveryHbmAttribute) {
+  const aclrtMemAttr attrs[] = {ACL_HBM_MEM,           ACL_HBM_MEM_HUGE,       ACL_HBM_MEM_NORMAL,
+                                ACL_HBM_MEM_P2P_HUGE,  ACL_HBM_MEM_P2P_NORMAL, ACL_HBM_MEM_HUGE1G,
+                                ACL_HBM_MEM_P2P_HUGE1G};
+  for (aclrtMemAttr attr : attrs) {
+    size_t free_bytes = 0, total = 0;
+    EXPECT_ACL_OK(aclrtGetMemInfo(attr, &free_bytes, &total));
+    EXPECT_EQ(total, size_t{64} << 30) << "attr " << attr;
+    EXPECT_GT(free_bytes, 0u) << "attr " << attr;
+  }
+  // The 910B2 has no separate DDR pool.
+  size_t free_bytes = 1, total = 1;
+  EXPECT_ACL_OK(aclrtGetMemInfo(ACL_DDR_MEM, &free_bytes, &total));
+  EXPECT_EQ(total, 0u);
+  EXPECT_EQ(free_bytes, 0u);
+}
+
+TEST_F(AclTest, GetMemInfoRefusesBadArguments) {
+  size_t free_bytes = 0, total = 0;
+  EXPECT_ACL_ERR(kBadParam, aclrtGetMemInfo, ACL_HBM_MEM, nullptr, &total);
+  EXPECT_ACL_ERR(kBadParam, aclrtGetMemInfo, ACL_HBM_MEM, &free_bytes, nullptr);
+  EXPECT_ACL_ERR(kBadParam, aclrtGetMemInfo, static_cast<aclrtMemAttr>(1000), &free_bytes, &total);
+  EXPECT_ACL_ERR(kBadParam, aclrtGetMemInfo, static_cast<aclrtMemAttr>(-1), &free_bytes, &total);
+}
+
+class MemsetTest : public AclTest {
+ protected:
+  void SetUp() override {
+    AclTest::SetUp();
+    ASSERT_ACL_OK(aclrtMalloc(&dev_, kBytes, ACL_MEM_MALLOC_HUGE_FIRST));
+    ASSERT_ACL_OK(aclrtMemcpy(dev_, kBytes, pattern_.data(), kBytes, ACL_MEMCPY_HOST_TO_DEVICE));
+    ASSERT_ACL_OK(aclrtCreateStream(&stream_));
+    acltest::ClearRecentErrors();
+  }
+  void TearDown() override {
+    EXPECT_ACL_OK(aclrtFree(dev_));
+    AclTest::TearDown();
+  }
+  // Expects [offset, offset+count) == value and every other byte unchanged.
+  void ExpectFilled(size_t offset, size_t count, uint8_t value) {
+    std::vector<uint8_t> now = Download(dev_, kBytes);
+    for (size_t i = 0; i < kBytes; ++i) {
+      const uint8_t want = (i >= offset && i < offset + count) ? value : pattern_[i];
+      ASSERT_EQ(now[i], want) << "byte " << i;
+    }
+  }
+  static constexpr size_t kBytes = 64 << 10;
+  std::vector<uint8_t> pattern_ = acltest::Pattern(kBytes, 10);
+  void* dev_ = nullptr;
+  aclrtStream stream_ = nullptr;
+};
+
+TEST_F(MemsetTest, MemsetFillsTheWholeBuffer) {
+  ASSERT_ACL_OK(aclrtMemset(dev_, kBytes, 0x5A, kBytes));
+  ExpectFilled(0, kBytes, 0x5A);
+}
+
+TEST_F(MemsetTest, MemsetFillsOnlyTheRange) {
+  ASSERT_ACL_OK(aclrtMemset(static_cast<char*>(dev_) + 100, kBytes - 100, 0x00, 1000));
+  ExpectFilled(100, 1000, 0x00);
+}
+
+TEST_F(MemsetTest, MemsetUsesTheLowByteOfValue) {
+  ASSERT_ACL_OK(aclrtMemset(dev_, kBytes, 0x1A7, 333));
+  ExpectFilled(0, 333, 0xA7);
+}
+
+TEST_F(MemsetTest, MemsetOfZeroBytesChangesNothing) {
+  ASSERT_ACL_OK(aclrtMemset(dev_, kBytes, 0, 0));
+  ExpectFilled(0, 0, 0);
+}
+
+TEST_F(MemsetTest, MemsetRefusesBadSizesAndPointers) {
+  EXPECT_ACL_ERR(kBadParam, aclrtMemset, dev_, 100, 0, 101);  // count > maxCount
+  EXPECT_ACL_ERR(kBadParam, aclrtMemset, static_cast<char*>(dev_) + kBytes - 8, 16, 0, 16);
+  EXPECT_ACL_ERR(kBadParam, aclrtMemset, nullptr, 16, 0, 16);
+  void* freed = nullptr;
+  ASSERT_ACL_OK(aclrtMalloc(&freed, 4096, ACL_MEM_MALLOC_HUGE_FIRST));
+  ASSERT_ACL_OK(aclrtFree(freed));
+  EXPECT_ACL_ERR(kBadParam, aclrtMemset, freed, 4096, 0, 4096);
+  ExpectFilled(0, 0, 0);  // nothing was written
+}
+
+TEST_F(MemsetTest, MemsetAsyncFillsAfterSynchronize) {
+  ASSERT_ACL_OK(
+      aclrtMemsetAsync(static_cast<char*>(dev_) + 4096, kBytes - 4096, 0xEE, 8192, stream_));
+  ASSERT_ACL_OK(aclrtSynchronizeStream(stream_));
+  ExpectFilled(4096, 8192, 0xEE);
+}
+
+TEST_F(MemsetTest, MemsetAsyncOnTheDefaultStream) {
+  ASSERT_ACL_OK(aclrtMemsetAsync(dev_, kBytes, 0x11, kBytes, nullptr));
+  ASSERT_ACL_OK(aclrtSynchronizeStream(nullptr));
+  ExpectFilled(0, kBytes, 0x11);
+}
+
+TEST_F(MemsetTest, MemsetAsyncRefusesBadArguments) {
+  aclrtStream destroyed = nullptr;
+  ASSERT_ACL_OK(aclrtCreateStream(&destroyed));
+  ASSERT_ACL_OK(aclrtDestroyStream(destroyed));
+  aclrtEvent event = nullptr;
+  ASSERT_ACL_OK(aclrtCreateEvent(&event));
+  EXPECT_ACL_ERR(kBadParam, aclrtMemsetAsync, dev_, 10, 0, 11, stream_);
+  EXPECT_ACL_ERR(kBadParam, aclrtMemsetAsync, nullptr, 10, 0, 10, stream_);
+  EXPECT_ACL_ERR(kBadParam, aclrtMemsetAsync, static_cast<char*>(dev_) + kBytes, 1, 0, 1, stream_);
+  EXPECT_ACL_ERR(ACL_ERROR_RT_INVALID_HANDLE, aclrtMemsetAsync, dev_, 10, 0, 10, destroyed);
+  EXPECT_ACL_ERR(ACL_ERROR_RT_INVALID_HANDLE, aclrtMemsetAsync, dev_, 10, 0, 10, event);
+  ASSERT_ACL_OK(aclrtSynchronizeStream(stream_));
+  ExpectFilled(0, 0, 0);
+  EXPECT_ACL_OK(aclrtDestroyEvent(event));
+}
+
+}  // namespace
