@@ -50,7 +50,7 @@ enum class StatusCode {
   kPeerAccessDenied,       // cross-device copy without peer access enabled
   kTaskFailed,             // a device task failed (see exception info)
   kDeviceTaskAbort,        // work dropped by a forced destroy / reset
-  kSysParamNotSet,        // aclrt*GetSysParamOpt of an option never set
+  kSysParamNotSet,         // aclrt*GetSysParamOpt of an option never set
   kInternal,               // a bug in aclsim
 };
 
