@@ -58,6 +58,10 @@ void ApplyEnvironment(RuntimeConfig* config) {
       {"ACLSIM_WORKERS", "workers"},
       {"ACLSIM_HBM_BYTES", "hbm_bytes"},
       {"ACLSIM_FAULT_FAIL_TASK", "fault_fail_task"},
+      {"ACLSIM_FAULT_FAIL_ALLOC", "fault_fail_alloc"},
+      {"ACLSIM_FAULT_AICORE_EXCEPTION", "fault_aicore_exception"},
+      {"ACLSIM_FAULT_SLOW_DMA", "fault_slow_dma"},
+      {"ACLSIM_FAULT_DEVICE_LOST", "fault_device_lost"},
   };
   for (const auto& [env, key] : options) {
     if (const char* v = Env(env)) config->backend[key] = v;

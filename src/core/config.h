@@ -9,7 +9,9 @@
 //        our own key: backend name and backend options (any key/value, passed through)
 //   "dump", "profiler", "StackSize", "acl_graph", ...: kept verbatim for their owners.
 // Environment (applied under the JSON): ACLSIM_DRIVER, ACLSIM_SOC, ACLSIM_DEVICE_COUNT,
-// ACLSIM_WORKERS, ACLSIM_HBM_BYTES, ACLSIM_FAULT_FAIL_TASK; ASCEND_RT_VISIBLE_DEVICES.
+// ACLSIM_WORKERS, ACLSIM_HBM_BYTES, ACLSIM_FAULT_FAIL_TASK, ACLSIM_FAULT_FAIL_ALLOC,
+// ACLSIM_FAULT_AICORE_EXCEPTION, ACLSIM_FAULT_SLOW_DMA, ACLSIM_FAULT_DEVICE_LOST;
+// ASCEND_RT_VISIBLE_DEVICES.
 //
 // Errors: missing/unreadable file -> kInvalidFile; malformed JSON, too deep, or a known key
 // with a wrong type -> kParseFile. Nothing is initialised when loading fails.

@@ -30,7 +30,8 @@
 //    smaller for a queue created with kQueueFlagPersistent when a cached one is available;
 //  * a lost device (sim: fault injection) fails every later call with a Status whose
 //    detail() is kDeviceLostCode, and reports the task that was running through the failure
-//    handler.
+//    handler -- except FreePhysical, DestroyQueue and DestroyEvent, which still succeed so
+//    the core can tear the device down.
 //
 // Thread-safety: every method of Device may be called from any thread concurrently.
 // Submissions to one queue from several threads are ordered by the caller (the core holds

@@ -18,7 +18,8 @@ enum class TaskKind {
   kMemcpy2d,     // 2-D copy: height rows of width bytes, with pitches
   kMemset,       // fill `bytes` at dst with byte `value`
   kEventRecord,  // record `event` (timestamp = simulated completion of preceding work)
-  kEventWait,    // wait for the latest record of `event` submitted before this wait
+  kEventWait,    // wait for the latest record of `event` submitted before this wait (if none
+                 // since creation or the last reset: for the next record)
   kEventReset,   // reset `event` to the not-recorded state
   kHostFunc,     // run `host_fn` on a backend thread; completes when it returns
   kExternal,     // call `external_start(task_id)` when ready; completes on CompleteExternal

@@ -36,10 +36,12 @@ const std::vector<Entry>& Manifest() {
 std::string Table() {
   std::string out;
   char line[512];
-  auto print = [&](const char* format, auto... args) {
-    std::snprintf(line, sizeof(line), format, args...);
-    out += line;
-  };
+// Appends one printf-formatted piece (the format stays a literal at each call site).
+#define print(...)                                  \
+  do {                                              \
+    std::snprintf(line, sizeof(line), __VA_ARGS__); \
+    out += line;                                    \
+  } while (0)
   struct Group {
     std::string lib;
     std::vector<const Entry*> done, todo;
@@ -81,6 +83,7 @@ std::string Table() {
     }
     print("\n\n</details>\n\n");
   }
+#undef print
   return out;
 }
 
