@@ -18,19 +18,6 @@ uint64_t CeilDiv(U128 num, U128 den) {
   return q > UINT64_MAX ? UINT64_MAX : static_cast<uint64_t>(q);
 }
 
-uint64_t ElementBytes(DtypeClass dtype) {
-  switch (dtype) {
-    case DtypeClass::kInt8:
-      return 1;
-    case DtypeClass::kFp32:
-      return 4;
-    case DtypeClass::kFp16:
-    case DtypeClass::kBf16:
-      return 2;
-  }
-  return 2;
-}
-
 uint64_t CubeRate(DtypeClass dtype, const CostParams& c) {
   return dtype == DtypeClass::kInt8 ? c.cube_int8_flops_per_cycle_per_core
                                     : c.cube_flops_per_cycle_per_core;
@@ -45,7 +32,7 @@ Pipes PipesFor(const driver::KernelWork& w, uint64_t div, const CostParams& c) {
   auto per = [div](uint64_t total) { return CeilDiv(total, div); };
   Pipes p{};
   p.cube = CeilDiv(per(w.cube_flops), CubeRate(w.dtype, c));
-  p.vector = CeilDiv(static_cast<U128>(per(w.vector_flops)) * ElementBytes(w.dtype),
+  p.vector = CeilDiv(static_cast<U128>(per(w.vector_flops)) * driver::DtypeClassBytes(w.dtype),
                      c.vector_repeat_bytes);
   p.scalar = CeilDiv(per(w.scalar_ops), c.scalar_ops_per_cycle);
   p.mte2 = std::max(CeilDiv(per(w.gm_read_bytes), c.gm_read_bytes_per_cycle),

@@ -14,24 +14,11 @@ constexpr uint64_t kStepK = 256;
 uint64_t CeilDiv(uint64_t a, uint64_t b) { return (a + b - 1) / b; }
 uint64_t Pad16(uint64_t v) { return CeilDiv(v, 16) * 16; }
 
-uint64_t InBytes(DtypeClass dtype) {
-  switch (dtype) {
-    case DtypeClass::kInt8:
-      return 1;
-    case DtypeClass::kFp32:
-      return 4;
-    case DtypeClass::kFp16:
-    case DtypeClass::kBf16:
-      return 2;
-  }
-  return 2;
-}
-
 }  // namespace
 
 driver::KernelWork MatmulWork(uint64_t m, uint64_t n, uint64_t k, DtypeClass dtype,
                               uint32_t* blocks) {
-  const uint64_t in = InBytes(dtype);
+  const uint64_t in = driver::DtypeClassBytes(dtype);
   const uint64_t out = dtype == DtypeClass::kFp16 || dtype == DtypeClass::kBf16 ? 2 : 4;
   const uint64_t tiles = CeilDiv(m, kTileM) * CeilDiv(n, kTileN);
   const uint64_t tile_m = std::min(m, kTileM);
@@ -53,7 +40,7 @@ driver::KernelWork MatmulWork(uint64_t m, uint64_t n, uint64_t k, DtypeClass dty
 
 driver::KernelWork ElementwiseWork(uint64_t elements, uint32_t inputs, DtypeClass dtype,
                                    uint32_t blocks, uint64_t ub_bytes) {
-  const uint64_t e = InBytes(dtype);
+  const uint64_t e = driver::DtypeClassBytes(dtype);
   driver::KernelWork w;
   w.dtype = dtype;
   w.vector_flops = elements * std::max<uint32_t>(inputs, 1);

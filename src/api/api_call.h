@@ -83,6 +83,15 @@ int EnumValue(const E& value) {
   return raw;
 }
 
+// Checks the timeout of a *WithTimeout synchronisation: -1 (forever) or > 0 milliseconds.
+inline Status CheckSyncTimeout(int32_t timeout) {
+  if (timeout == 0 || timeout < -1) {
+    return Err(StatusCode::kInvalidParam, "timeout {} ms is invalid: use -1 (forever) or > 0",
+               timeout);
+  }
+  return Status::Ok();
+}
+
 // Checks a pointer argument the function writes to or reads from.
 inline Status CheckNotNull(const void* ptr, const char* name) {
   if (ptr == nullptr) return Err(StatusCode::kInvalidParam, "{} must not be NULL", name);

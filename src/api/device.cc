@@ -21,14 +21,6 @@ Result<std::shared_ptr<core::Device>> CurrentDevice(core::Runtime& runtime) {
   return context->device();
 }
 
-Status CheckTimeout(int32_t timeout) {
-  if (timeout == 0 || timeout < -1) {
-    return Err(StatusCode::kInvalidParam, "timeout {} ms is invalid: use -1 (forever) or > 0",
-               timeout);
-  }
-  return Status::Ok();
-}
-
 std::atomic<int> g_sat_mode{ACL_RT_OVERFLOW_MODE_SATURATION};
 
 }  // namespace
@@ -83,7 +75,7 @@ aclError aclrtSynchronizeDevice(void) {
 
 aclError aclrtSynchronizeDeviceWithTimeout(int32_t timeout) {
   return api::ApiCall(__func__, [&]() -> Status {
-    ACLSIM_RETURN_IF_ERROR(CheckTimeout(timeout));
+    ACLSIM_RETURN_IF_ERROR(api::CheckSyncTimeout(timeout));
     ACLSIM_ASSIGN_OR_RETURN(auto runtime, core::Runtime::Get());
     ACLSIM_ASSIGN_OR_RETURN(auto device, CurrentDevice(*runtime));
     ACLSIM_ASSIGN_OR_RETURN(auto backend, device->backend());

@@ -20,14 +20,6 @@ Status Create(aclrtEvent* event, uint32_t flags) {
   return Status::Ok();
 }
 
-Status CheckTimeout(int32_t timeout) {
-  if (timeout == 0 || timeout < -1) {
-    return Err(StatusCode::kInvalidParam, "timeout {} ms is invalid: use -1 (forever) or > 0",
-               timeout);
-  }
-  return Status::Ok();
-}
-
 }  // namespace
 
 aclError aclrtCreateEvent(aclrtEvent* event) {
@@ -118,7 +110,7 @@ aclError aclrtSynchronizeEvent(aclrtEvent event) {
 
 aclError aclrtSynchronizeEventWithTimeout(aclrtEvent event, int32_t timeout) {
   return api::ApiCall(__func__, [&]() -> Status {
-    ACLSIM_RETURN_IF_ERROR(CheckTimeout(timeout));
+    ACLSIM_RETURN_IF_ERROR(api::CheckSyncTimeout(timeout));
     ACLSIM_ASSIGN_OR_RETURN(auto runtime, core::Runtime::Get());
     ACLSIM_ASSIGN_OR_RETURN(auto found, core::LookupHandle<core::Event>(event, "event"));
     return core::SyncEvent(*found, timeout);

@@ -21,14 +21,6 @@ struct StreamConfig {
   aclrtStreamConfigHandle value;  // first member: the handle points at it
 };
 
-Status CheckTimeout(int32_t timeout) {
-  if (timeout == 0 || timeout < -1) {
-    return Err(StatusCode::kInvalidParam, "timeout {} ms is invalid: use -1 (forever) or > 0",
-               timeout);
-  }
-  return Status::Ok();
-}
-
 Status Create(aclrtStream* stream, uint32_t priority, uint32_t flags) {
   ACLSIM_RETURN_IF_ERROR(api::CheckNotNull(stream, "stream"));
   ACLSIM_ASSIGN_OR_RETURN(auto runtime, core::Runtime::Get());
@@ -129,7 +121,7 @@ aclError aclrtSynchronizeStream(aclrtStream stream) {
 
 aclError aclrtSynchronizeStreamWithTimeout(aclrtStream stream, int32_t timeout) {
   return api::ApiCall(__func__, [&]() -> Status {
-    ACLSIM_RETURN_IF_ERROR(CheckTimeout(timeout));
+    ACLSIM_RETURN_IF_ERROR(api::CheckSyncTimeout(timeout));
     ACLSIM_ASSIGN_OR_RETURN(auto runtime, core::Runtime::Get());
     ACLSIM_ASSIGN_OR_RETURN(auto resolved, runtime->ResolveStream(stream, "stream"));
     return core::SyncStream(*resolved, timeout);

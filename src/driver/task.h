@@ -42,6 +42,20 @@ enum class Engine { kAiCore, kAiVector, kAiCpu };
 // instead of 16x16x16) and the element size of vector work (bytes per element).
 enum class DtypeClass { kFp16, kBf16, kFp32, kInt8 };
 
+// Bytes of one element of a dtype class.
+constexpr uint64_t DtypeClassBytes(DtypeClass dtype) {
+  switch (dtype) {
+    case DtypeClass::kInt8:
+      return 1;
+    case DtypeClass::kFp32:
+      return 4;
+    case DtypeClass::kFp16:
+    case DtypeClass::kBf16:
+      return 2;
+  }
+  return 2;
+}
+
 // A device buffer a kernel touches (for the TLB model: its page size is looked up in the
 // device's page tables). Addresses the device does not own are ignored.
 struct GmBuffer {
