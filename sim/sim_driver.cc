@@ -2,6 +2,7 @@
 
 #include <utility>
 
+#include "sim/ops/op_library.h"
 #include "sim/sim_device.h"
 
 namespace aclsim::sim {
@@ -17,6 +18,10 @@ Result<driver::DeviceProps> SimDriver::Props(uint32_t physical_id) const {
                physical_id, name(), config_.device_count);
   }
   return config_.props;
+}
+
+const driver::OpLibrary* SimDriver::op_library() const {
+  return &ops::SimOpLibrary::Instance();
 }
 
 Status SimDriver::OpenDevice(uint32_t physical_id, std::unique_ptr<driver::Device>* device) {

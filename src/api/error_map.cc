@@ -77,6 +77,24 @@ aclError MapCode(StatusCode code) {
       return ACL_ERROR_RT_DEVICE_TASK_ABORT;
     case StatusCode::kSysParamNotSet:
       return ACL_ERROR_RT_SYSPARAMOPT_NOT_SET;
+    case StatusCode::kOpTypeNotMatch:
+      return ACL_ERROR_OP_TYPE_NOT_MATCH;
+    case StatusCode::kOpInputNotMatch:
+      return ACL_ERROR_OP_INPUT_NOT_MATCH;
+    case StatusCode::kOpOutputNotMatch:
+      return ACL_ERROR_OP_OUTPUT_NOT_MATCH;
+    case StatusCode::kOpAttrNotMatch:
+      return ACL_ERROR_OP_ATTR_NOT_MATCH;
+    case StatusCode::kOpNotFound:
+      return ACL_ERROR_OP_NOT_FOUND;
+    case StatusCode::kOpLoadFailed:
+      return ACL_ERROR_OP_LOAD_FAILED;
+    case StatusCode::kUnsupportedDataType:
+      return ACL_ERROR_UNSUPPORTED_DATA_TYPE;
+    case StatusCode::kFormatNotMatch:
+      return ACL_ERROR_FORMAT_NOT_MATCH;
+    case StatusCode::kOpUnsupportedDynamic:
+      return ACL_ERROR_OP_UNSUPPORTED_DYNAMIC;
     case StatusCode::kInternal:
       return ACL_ERROR_INTERNAL_ERROR;
   }

@@ -51,6 +51,15 @@ enum class StatusCode {
   kTaskFailed,             // a device task failed (see exception info)
   kDeviceTaskAbort,        // work dropped by a forced destroy / reset
   kSysParamNotSet,         // aclrt*GetSysParamOpt of an option never set
+  kOpTypeNotMatch,         // op type unknown to the op library
+  kOpInputNotMatch,        // op inputs: count, dtype or shape not accepted
+  kOpOutputNotMatch,       // op outputs: count, dtype or shape not accepted
+  kOpAttrNotMatch,         // op attribute missing or of the wrong type / value
+  kOpNotFound,             // no compiled / loaded op matches (aclopExecute without model)
+  kOpLoadFailed,           // single-op model could not be loaded
+  kUnsupportedDataType,    // data type not supported by the op / function
+  kFormatNotMatch,         // tensor format not supported by the op / function
+  kOpUnsupportedDynamic,   // unknown shape where the op needs a known one
   kInternal,               // a bug in aclsim
 };
 

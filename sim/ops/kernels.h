@@ -1,0 +1,112 @@
+// Building blocks of functional kernels: broadcasting elementwise loops and dtype dispatch
+// of the common "same dtype in, same dtype out" shape of op.
+//
+// Thread-safety: pure functions over the tensors given.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "sim/ops/tensor.h"
+
+namespace aclsim::sim::ops {
+
+// Strides of `in` broadcast to `out_dims` (0 along broadcast dimensions).
+std::vector<int64_t> BroadcastStrides(const std::vector<int64_t>& in,
+                                      const std::vector<int64_t>& out_dims);
+
+// Calls body(out_index, a_index, b_index) for every element of `out_dims`, with a and b
+// broadcast to it. The inner dimension runs in a tight loop.
+template <typename Body>
+void ForEachBroadcast2(const std::vector<int64_t>& a_dims, const std::vector<int64_t>& b_dims,
+                       const std::vector<int64_t>& out_dims, Body&& body) {
+  const int64_t total = Product(out_dims);
+  if (total == 0) return;
+  if (a_dims == out_dims && b_dims == out_dims) {
+    for (int64_t i = 0; i < total; ++i) body(i, i, i);
+    return;
+  }
+  const auto sa = BroadcastStrides(a_dims, out_dims);
+  const auto sb = BroadcastStrides(b_dims, out_dims);
+  const size_t rank = out_dims.size();
+  if (rank == 0) {
+    body(0, 0, 0);
+    return;
+  }
+  const int64_t inner = out_dims[rank - 1];
+  const int64_t ia_step = sa[rank - 1];
+  const int64_t ib_step = sb[rank - 1];
+  std::vector<int64_t> index(rank, 0);
+  int64_t a_base = 0;
+  int64_t b_base = 0;
+  for (int64_t o = 0; o < total; o += inner) {
+    for (int64_t j = 0; j < inner; ++j) body(o + j, a_base + j * ia_step, b_base + j * ib_step);
+    // Advance the outer index (dims 0 .. rank-2).
+    for (size_t d = rank - 1; d-- > 0;) {
+      ++index[d];
+      a_base += sa[d];
+      b_base += sb[d];
+      if (index[d] < out_dims[d]) break;
+      a_base -= sa[d] * index[d];
+      b_base -= sb[d] * index[d];
+      index[d] = 0;
+    }
+  }
+}
+
+// Three-input version (Select / ClipByValue style).
+template <typename Body>
+void ForEachBroadcast3(const std::vector<int64_t>& a_dims, const std::vector<int64_t>& b_dims,
+                       const std::vector<int64_t>& c_dims, const std::vector<int64_t>& out_dims,
+                       Body&& body) {
+  const int64_t total = Product(out_dims);
+  const auto sa = BroadcastStrides(a_dims, out_dims);
+  const auto sb = BroadcastStrides(b_dims, out_dims);
+  const auto sc = BroadcastStrides(c_dims, out_dims);
+  const auto so = Strides(out_dims);
+  for (int64_t o = 0; o < total; ++o) {
+    int64_t rest = o, ia = 0, ib = 0, ic = 0;
+    for (size_t d = 0; d < out_dims.size(); ++d) {
+      const int64_t idx = rest / so[d];
+      rest %= so[d];
+      ia += idx * sa[d];
+      ib += idx * sb[d];
+      ic += idx * sc[d];
+    }
+    body(o, ia, ib, ic);
+  }
+}
+
+// out = f(a, b) with broadcasting; a, b and out share the storage type T; f takes and
+// returns ComputeT<T>.
+template <typename T, typename F>
+void BinaryKernel(const Tensor& a, const Tensor& b, const Tensor& out, F f) {
+  const T* pa = a.ptr<const T>();
+  const T* pb = b.ptr<const T>();
+  T* po = out.ptr<T>();
+  ForEachBroadcast2(a.dims, b.dims, out.dims, [&](int64_t o, int64_t ia, int64_t ib) {
+    po[o] = FromCompute<T>(f(ToCompute(pa[ia]), ToCompute(pb[ib])));
+  });
+}
+
+// out (bool) = f(a, b) with broadcasting (comparisons).
+template <typename T, typename F>
+void CompareKernel(const Tensor& a, const Tensor& b, const Tensor& out, F f) {
+  const T* pa = a.ptr<const T>();
+  const T* pb = b.ptr<const T>();
+  bool* po = out.ptr<bool>();
+  ForEachBroadcast2(a.dims, b.dims, out.dims, [&](int64_t o, int64_t ia, int64_t ib) {
+    po[o] = f(ToCompute(pa[ia]), ToCompute(pb[ib]));
+  });
+}
+
+// y = f(x) elementwise, same storage type.
+template <typename T, typename F>
+void UnaryKernel(const Tensor& x, const Tensor& y, F f) {
+  const T* px = x.ptr<const T>();
+  T* py = y.ptr<T>();
+  const int64_t n = x.numel();
+  for (int64_t i = 0; i < n; ++i) py[i] = FromCompute<T>(f(ToCompute(px[i])));
+}
+
+}  // namespace aclsim::sim::ops
