@@ -292,6 +292,7 @@ SimOpLibrary::SimOpLibrary() {
   RegisterNnOps(registry_);
   RegisterArrayOps(registry_);
   RegisterReduceOps(registry_);
+  RegisterSelectOps(registry_);
 }
 
 const SimOpLibrary& SimOpLibrary::Instance() {

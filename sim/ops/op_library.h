@@ -15,6 +15,7 @@ void RegisterMatmulOps(OpRegistry& registry);
 void RegisterNnOps(OpRegistry& registry);
 void RegisterArrayOps(OpRegistry& registry);
 void RegisterReduceOps(OpRegistry& registry);
+void RegisterSelectOps(OpRegistry& registry);
 
 class SimOpLibrary final : public driver::OpLibrary {
  public:
