@@ -37,6 +37,21 @@ Status Guarded(const char* what, Fn&& fn) {
   return Status::Ok();
 }
 
+// Runs a kernel's fallible body; a failure becomes the engine's exception code.
+Status RunKernelBody(const driver::Task& task) {
+  Status body;
+  Status thrown = Guarded("kernel", [&] { body = task.kernel_fn(); });
+  if (!thrown.ok()) body = Status(StatusCode::kInternal, thrown.message());
+  if (body.ok()) return body;
+  uint32_t code = 507015;  // ACL_ERROR_RT_AICORE_EXCEPTION
+  if (task.engine == driver::Engine::kAiVector) code = 507035;  // VECTOR_CORE_EXCEPTION
+  if (task.engine == driver::Engine::kAiCpu) code = 507018;     // AICPU_EXCEPTION
+  return Status(StatusCode::kTaskFailed,
+                fmt::format("kernel {} failed: {}", task.name.empty() ? "?" : task.name,
+                            body.message()),
+                code);
+}
+
 }  // namespace
 
 Scheduler::StartInfo Scheduler::StartLocked(SimTask& t) {
@@ -109,8 +124,14 @@ void Scheduler::Execute(const std::shared_ptr<SimTask>& t, StartInfo info) {
         ExecuteDataTask(task);
         break;
       case TaskKind::kHostFunc:
-      case TaskKind::kKernel:
         if (task.host_fn) status = Guarded("host function", task.host_fn);
+        break;
+      case TaskKind::kKernel:
+        if (task.kernel_fn) {
+          status = RunKernelBody(task);
+        } else if (task.host_fn) {
+          status = Guarded("host function", task.host_fn);
+        }
         break;
       case TaskKind::kExternal:
         status = Guarded("external_start", [&] { task.external_start(t->id); });

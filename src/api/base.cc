@@ -4,6 +4,7 @@
 
 #include "acl/acl.h"
 #include "api/api_call.h"
+#include "api/op_objects.h"
 #include "common/float16.h"
 #include "core/handle_table.h"
 
@@ -14,12 +15,6 @@ using aclsim::StatusCode;
 namespace api = aclsim::api;
 namespace core = aclsim::core;
 
-// The object behind an aclDataBuffer*: a (pointer, size) pair the program owns.
-struct aclDataBuffer {
-  static constexpr core::HandleKind kHandleKind = core::HandleKind::kDataBuffer;
-  void* data = nullptr;
-  size_t size = 0;
-};
 
 float aclFloat16ToFloat(aclFloat16 value) { return aclsim::HalfToFloat(value); }
 

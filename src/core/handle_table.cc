@@ -20,6 +20,10 @@ const char* HandleKindName(HandleKind kind) {
       return "aclrtStreamConfigHandle";
     case HandleKind::kTensorDesc:
       return "aclTensorDesc";
+    case HandleKind::kOpAttr:
+      return "aclopAttr";
+    case HandleKind::kOpHandle:
+      return "aclopHandle";
     case HandleKind::kOther:
       return "handle";
   }

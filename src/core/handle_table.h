@@ -39,6 +39,8 @@ enum class HandleKind : uint8_t {
   kDataBuffer,
   kStreamConfig,
   kTensorDesc,
+  kOpAttr,
+  kOpHandle,
   kOther,
 };
 

@@ -65,7 +65,10 @@ Result<std::shared_ptr<Runtime>> Runtime::Get() {
 }
 
 Runtime::Runtime(RuntimeConfig config, std::unique_ptr<driver::Driver> driver)
-    : config_(std::move(config)), driver_(std::move(driver)), generation_(++g_generation) {
+    : config_(std::move(config)),
+      driver_(std::move(driver)),
+      generation_(++g_generation),
+      op_cache_(OpCache::MaxBytesFromEnv()) {
   const uint32_t physical = driver_->DeviceCount();
   if (config_.visible_devices) {
     for (uint32_t id : *config_.visible_devices) {

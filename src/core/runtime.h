@@ -20,6 +20,7 @@
 #include "core/config.h"
 #include "core/device.h"
 #include "core/exception_hub.h"
+#include "core/op_cache.h"
 #include "core/memory_table.h"
 #include "core/objects.h"
 #include "core/param_table.h"
@@ -76,6 +77,8 @@ class Runtime {
   // aclrtSetSysParamOpt values (process level).
   ParamTable& params() { return params_; }
   uint64_t generation() const { return generation_; }
+  // Compiled single ops (aclop*, aclblas*).
+  OpCache& op_cache() { return op_cache_; }
 
  private:
   Result<std::shared_ptr<Device>> OpenLocked(int32_t id);
@@ -90,6 +93,7 @@ class Runtime {
   ReportHub reports_;
   ExceptionHub exceptions_;
   ParamTable params_;
+  OpCache op_cache_;
 };
 
 }  // namespace aclsim::core

@@ -9,7 +9,10 @@
 #include <cstddef>
 #include <cstdint>
 #include <functional>
+#include <string>
 #include <vector>
+
+#include "common/status.h"
 
 namespace aclsim::driver {
 
@@ -135,6 +138,12 @@ struct Task {
   // kHostFunc / kKernel: functional body. kExternal: called with the task id when the
   // task becomes ready (its predecessors are done); must not block.
   std::function<void()> host_fn;
+  // kKernel alternative to host_fn: a body that can fail. A failure fails the task with
+  // kTaskFailed and the engine's exception code (AI Core 507015, vector core 507035,
+  // AI CPU 507018), its message naming the kernel's error.
+  std::function<Status()> kernel_fn;
+  // kKernel: a name for logs and exception messages (the op type).
+  std::string name;
   std::function<void(uint64_t task_id)> external_start;
 
   // kKernel: where it runs, its block count and its work (cost model inputs).

@@ -1,0 +1,320 @@
+// acl_op.h: single-op execution (aclopExecute*, handles, aclopCast, aclopInferShape).
+#include <string>
+#include <vector>
+
+#include "acl/acl.h"
+#include "api/api_call.h"
+#include "api/op_objects.h"
+#include "core/op_executor.h"
+#include "core/runtime.h"
+
+using aclsim::Err;
+using aclsim::Result;
+using aclsim::Status;
+using aclsim::StatusCode;
+namespace api = aclsim::api;
+namespace core = aclsim::core;
+namespace driver = aclsim::driver;
+
+namespace aclsim::api {
+
+Result<std::vector<core::OpTensorArg>> TensorArgs(int count, const aclTensorDesc* const* descs,
+                                                  const aclDataBuffer* const* buffers,
+                                                  const char* desc_what,
+                                                  const char* buffer_what) {
+  if (count < 0) return Err(StatusCode::kInvalidParam, "the {} count {} is negative", desc_what, count);
+  if (count > 0 && descs == nullptr) {
+    return Err(StatusCode::kInvalidParam, "{} is NULL but its count is {}", desc_what, count);
+  }
+  if (count > 0 && buffer_what != nullptr && buffers == nullptr) {
+    return Err(StatusCode::kInvalidParam, "{} is NULL but its count is {}", buffer_what, count);
+  }
+  std::vector<core::OpTensorArg> args;
+  args.reserve(static_cast<size_t>(count));
+  for (int i = 0; i < count; ++i) {
+    const std::string what = fmt::format("{}[{}]", desc_what, i);
+    ACLSIM_ASSIGN_OR_RETURN(auto desc, core::LookupHandle<aclTensorDesc>(descs[i], what.c_str()));
+    core::OpTensorArg arg;
+    arg.desc = desc->desc;
+    arg.on_host = desc->placement != ACL_MEMTYPE_DEVICE;
+    if (buffer_what != nullptr) {
+      const std::string bwhat = fmt::format("{}[{}]", buffer_what, i);
+      ACLSIM_ASSIGN_OR_RETURN(auto buffer,
+                              core::LookupHandle<aclDataBuffer>(buffers[i], bwhat.c_str()));
+      arg.data = buffer->data;
+      arg.size = buffer->size;
+    }
+    args.push_back(std::move(arg));
+  }
+  return args;
+}
+
+Result<driver::AttrMap> AttrsOf(const aclopAttr* attr) {
+  if (attr == nullptr) return driver::AttrMap{};
+  ACLSIM_ASSIGN_OR_RETURN(auto found, core::LookupHandle<aclopAttr>(attr, "attr"));
+  return found->attrs;
+}
+
+Status CheckOpType(const char* op_type) {
+  ACLSIM_RETURN_IF_ERROR(CheckNotNull(op_type, "opType"));
+  if (*op_type == '\0') return Err(StatusCode::kInvalidParam, "opType is empty");
+  return Status::Ok();
+}
+
+void UpdateOutputDescs(const std::vector<driver::TensorDesc>& resolved, int count,
+                       aclTensorDesc* const* descs) {
+  for (int i = 0; i < count && static_cast<size_t>(i) < resolved.size(); ++i) {
+    auto desc = core::LookupHandle<aclTensorDesc>(descs[i], "outputDesc");
+    if (!desc.ok()) continue;
+    desc.value()->desc.dims = resolved[static_cast<size_t>(i)].dims;
+    desc.value()->desc.dtype = resolved[static_cast<size_t>(i)].dtype;
+    desc.value()->unknown_rank = false;
+  }
+}
+
+}  // namespace aclsim::api
+
+namespace {
+
+// Builds the launch of an op call from the API's arrays.
+Result<core::OpLaunch> MakeLaunch(const char* opType, int numInputs,
+                                  const aclTensorDesc* const inputDesc[],
+                                  const aclDataBuffer* const inputs[], int numOutputs,
+                                  const aclTensorDesc* const outputDesc[],
+                                  const aclDataBuffer* const outputs[], const aclopAttr* attr) {
+  ACLSIM_RETURN_IF_ERROR(api::CheckOpType(opType));
+  core::OpLaunch launch;
+  launch.type = opType;
+  ACLSIM_ASSIGN_OR_RETURN(launch.inputs, api::TensorArgs(numInputs, inputDesc, inputs,
+                                                         "inputDesc", "inputs"));
+  ACLSIM_ASSIGN_OR_RETURN(launch.outputs, api::TensorArgs(numOutputs, outputDesc, outputs,
+                                                          "outputDesc", "outputs"));
+  ACLSIM_ASSIGN_OR_RETURN(launch.attrs, api::AttrsOf(attr));
+  return launch;
+}
+
+}  // namespace
+
+namespace aclsim::api {
+
+Status ExecuteOnStream(core::OpLaunch launch, aclrtStream stream,
+                       std::vector<driver::TensorDesc>* resolved) {
+  ACLSIM_ASSIGN_OR_RETURN(auto runtime, core::Runtime::Get());
+  ACLSIM_ASSIGN_OR_RETURN(auto resolved_stream, runtime->ResolveStream(stream, "stream"));
+  return core::ExecuteOp(*runtime, *resolved_stream, std::move(launch), resolved);
+}
+
+}  // namespace aclsim::api
+
+aclError aclopExecute(const char* opType, int numInputs, const aclTensorDesc* const inputDesc[],
+                      const aclDataBuffer* const inputs[], int numOutputs,
+                      const aclTensorDesc* const outputDesc[], aclDataBuffer* const outputs[],
+                      const aclopAttr* attr, aclrtStream stream) {
+  return api::ApiCall(__func__, [&]() -> Status {
+    ACLSIM_ASSIGN_OR_RETURN(auto launch, MakeLaunch(opType, numInputs, inputDesc, inputs,
+                                                    numOutputs, outputDesc, outputs, attr));
+    return api::ExecuteOnStream(std::move(launch), stream, nullptr);
+  });
+}
+
+aclError aclopExecuteV2(const char* opType, int numInputs, aclTensorDesc* inputDesc[],
+                        aclDataBuffer* inputs[], int numOutputs, aclTensorDesc* outputDesc[],
+                        aclDataBuffer* outputs[], aclopAttr* attr, aclrtStream stream) {
+  return api::ApiCall(__func__, [&]() -> Status {
+    ACLSIM_ASSIGN_OR_RETURN(auto launch, MakeLaunch(opType, numInputs, inputDesc, inputs,
+                                                    numOutputs, outputDesc, outputs, attr));
+    std::vector<driver::TensorDesc> resolved;
+    ACLSIM_RETURN_IF_ERROR(api::ExecuteOnStream(std::move(launch), stream, &resolved));
+    api::UpdateOutputDescs(resolved, numOutputs, outputDesc);
+    return Status::Ok();
+  });
+}
+
+aclError aclopCreateHandle(const char* opType, int numInputs,
+                           const aclTensorDesc* const inputDesc[], int numOutputs,
+                           const aclTensorDesc* const outputDesc[], const aclopAttr* attr,
+                           aclopHandle** handle) {
+  return api::ApiCall(__func__, [&]() -> Status {
+    ACLSIM_RETURN_IF_ERROR(api::CheckNotNull(handle, "handle"));
+    ACLSIM_ASSIGN_OR_RETURN(auto launch, MakeLaunch(opType, numInputs, inputDesc, nullptr,
+                                                    numOutputs, outputDesc, nullptr, attr));
+    ACLSIM_ASSIGN_OR_RETURN(auto runtime, core::Runtime::Get());
+    driver::OpCall call;
+    call.type = launch.type;
+    call.attrs = launch.attrs;
+    for (const auto& in : launch.inputs) call.inputs.push_back(in.desc);
+    for (const auto& out : launch.outputs) call.outputs.push_back(out.desc);
+    ACLSIM_RETURN_IF_ERROR(core::InferOp(*runtime, &call));
+    auto object = core::MakeHandleObject<aclopHandle>();
+    object->launch = std::move(launch);
+    *handle = static_cast<aclopHandle*>(core::PublishHandle(object));
+    return Status::Ok();
+  });
+}
+
+void aclopDestroyHandle(aclopHandle* handle) {
+  (void)api::ApiCall(__func__, [&]() -> Status {
+    if (handle == nullptr) return Status::Ok();
+    return core::RetireHandle<aclopHandle>(handle, "handle").status();
+  });
+}
+
+namespace aclsim::api {
+
+Status ExecWithHandle(aclopHandle* handle, int numInputs, const aclDataBuffer* const inputs[],
+                      int numOutputs, aclDataBuffer* const outputs[], aclrtStream stream) {
+  ACLSIM_ASSIGN_OR_RETURN(auto found, core::LookupHandle<aclopHandle>(handle, "handle"));
+  core::OpLaunch launch = found->launch;
+  if (numInputs < 0 || static_cast<size_t>(numInputs) != launch.inputs.size()) {
+    return Err(StatusCode::kOpInputNotMatch,
+               "op {}: the handle was created with {} inputs but numInputs is {}", launch.type,
+               launch.inputs.size(), numInputs);
+  }
+  if (numOutputs < 0 || static_cast<size_t>(numOutputs) != launch.outputs.size()) {
+    return Err(StatusCode::kOpOutputNotMatch,
+               "op {}: the handle was created with {} outputs but numOutputs is {}", launch.type,
+               launch.outputs.size(), numOutputs);
+  }
+  if (numInputs > 0 && inputs == nullptr) return Err(StatusCode::kInvalidParam, "inputs is NULL");
+  if (numOutputs > 0 && outputs == nullptr) {
+    return Err(StatusCode::kInvalidParam, "outputs is NULL");
+  }
+  for (int i = 0; i < numInputs; ++i) {
+    const std::string what = fmt::format("inputs[{}]", i);
+    ACLSIM_ASSIGN_OR_RETURN(auto buffer, core::LookupHandle<aclDataBuffer>(inputs[i], what.c_str()));
+    launch.inputs[static_cast<size_t>(i)].data = buffer->data;
+    launch.inputs[static_cast<size_t>(i)].size = buffer->size;
+  }
+  for (int i = 0; i < numOutputs; ++i) {
+    const std::string what = fmt::format("outputs[{}]", i);
+    ACLSIM_ASSIGN_OR_RETURN(auto buffer,
+                            core::LookupHandle<aclDataBuffer>(outputs[i], what.c_str()));
+    launch.outputs[static_cast<size_t>(i)].data = buffer->data;
+    launch.outputs[static_cast<size_t>(i)].size = buffer->size;
+  }
+  return ExecuteOnStream(std::move(launch), stream, nullptr);
+}
+
+}  // namespace aclsim::api
+
+aclError aclopExecWithHandle(aclopHandle* handle, int numInputs,
+                             const aclDataBuffer* const inputs[], int numOutputs,
+                             aclDataBuffer* const outputs[], aclrtStream stream) {
+  return api::ApiCall(__func__, [&]() -> Status {
+    return api::ExecWithHandle(handle, numInputs, inputs, numOutputs, outputs, stream);
+  });
+}
+
+namespace {
+
+Result<core::OpLaunch> CastLaunch(const aclTensorDesc* srcDesc, const aclTensorDesc* dstDesc,
+                                  uint8_t truncate) {
+  ACLSIM_ASSIGN_OR_RETURN(auto src, core::LookupHandle<aclTensorDesc>(srcDesc, "srcDesc"));
+  ACLSIM_ASSIGN_OR_RETURN(auto dst, core::LookupHandle<aclTensorDesc>(dstDesc, "dstDesc"));
+  if (src->desc.ElementCount() != dst->desc.ElementCount()) {
+    return Err(StatusCode::kOpInputNotMatch,
+               "op Cast: srcDesc has {} elements but dstDesc has {}", src->desc.ElementCount(),
+               dst->desc.ElementCount());
+  }
+  core::OpLaunch launch;
+  launch.type = "Cast";
+  core::OpTensorArg in;
+  in.desc = src->desc;
+  in.on_host = src->placement != ACL_MEMTYPE_DEVICE;
+  core::OpTensorArg out;
+  out.desc = dst->desc;
+  out.desc.dims = src->desc.dims;
+  launch.inputs.push_back(std::move(in));
+  launch.outputs.push_back(std::move(out));
+  launch.attrs["dst_type"] = static_cast<int64_t>(dst->desc.dtype);
+  launch.attrs["truncate"] = truncate != 0;  // not in Cast's prototype: ignored
+  return launch;
+}
+
+}  // namespace
+
+aclError aclopCast(const aclTensorDesc* srcDesc, const aclDataBuffer* srcBuffer,
+                   const aclTensorDesc* dstDesc, aclDataBuffer* dstBuffer, uint8_t truncate,
+                   aclrtStream stream) {
+  return api::ApiCall(__func__, [&]() -> Status {
+    ACLSIM_ASSIGN_OR_RETURN(auto launch, CastLaunch(srcDesc, dstDesc, truncate));
+    ACLSIM_ASSIGN_OR_RETURN(auto src, core::LookupHandle<aclDataBuffer>(srcBuffer, "srcBuffer"));
+    ACLSIM_ASSIGN_OR_RETURN(auto dst, core::LookupHandle<aclDataBuffer>(dstBuffer, "dstBuffer"));
+    launch.inputs[0].data = src->data;
+    launch.inputs[0].size = src->size;
+    launch.outputs[0].data = dst->data;
+    launch.outputs[0].size = dst->size;
+    return api::ExecuteOnStream(std::move(launch), stream, nullptr);
+  });
+}
+
+aclError aclopCreateHandleForCast(aclTensorDesc* srcDesc, aclTensorDesc* dstDesc,
+                                  uint8_t truncate, aclopHandle** handle) {
+  return api::ApiCall(__func__, [&]() -> Status {
+    ACLSIM_RETURN_IF_ERROR(api::CheckNotNull(handle, "handle"));
+    ACLSIM_ASSIGN_OR_RETURN(auto launch, CastLaunch(srcDesc, dstDesc, truncate));
+    auto object = core::MakeHandleObject<aclopHandle>();
+    object->launch = std::move(launch);
+    *handle = static_cast<aclopHandle*>(core::PublishHandle(object));
+    return Status::Ok();
+  });
+}
+
+aclError aclopUpdateParams(const char* opType, int numInputs,
+                           const aclTensorDesc* const inputDesc[], int numOutputs,
+                           const aclTensorDesc* const outputDesc[], const aclopAttr* attr) {
+  return api::ApiCall(__func__, [&]() -> Status {
+    ACLSIM_ASSIGN_OR_RETURN(auto launch, MakeLaunch(opType, numInputs, inputDesc, nullptr,
+                                                    numOutputs, outputDesc, nullptr, attr));
+    ACLSIM_ASSIGN_OR_RETURN(auto runtime, core::Runtime::Get());
+    ACLSIM_ASSIGN_OR_RETURN(auto context, runtime->CurrentContext());
+    driver::OpCall call;
+    call.type = launch.type;
+    call.attrs = launch.attrs;
+    for (const auto& in : launch.inputs) call.inputs.push_back(in.desc);
+    for (const auto& out : launch.outputs) call.outputs.push_back(out.desc);
+    return core::CompileOp(*runtime, *context->device(), std::move(call));
+  });
+}
+
+aclError aclopSetMaxOpQueueNum(uint64_t maxOpNum) {
+  return api::ApiCall(__func__, [&]() -> Status {
+    if (maxOpNum == 0) return Err(StatusCode::kInvalidParam, "maxOpNum must be > 0");
+    ACLSIM_ASSIGN_OR_RETURN(auto runtime, core::Runtime::Get());
+    runtime->op_cache().SetMaxEntries(static_cast<size_t>(maxOpNum));
+    return Status::Ok();
+  });
+}
+
+aclError aclopInferShape(const char* opType, int numInputs, aclTensorDesc* inputDesc[],
+                         aclDataBuffer* inputs[], int numOutputs, aclTensorDesc* outputDesc[],
+                         aclopAttr* attr) {
+  return api::ApiCall(__func__, [&]() -> Status {
+    ACLSIM_RETURN_IF_ERROR(api::CheckOpType(opType));
+    ACLSIM_ASSIGN_OR_RETURN(auto in_args, api::TensorArgs(numInputs, inputDesc, inputs,
+                                                          "inputDesc", inputs ? "inputs" : nullptr));
+    ACLSIM_ASSIGN_OR_RETURN(auto out_args, api::TensorArgs(numOutputs, outputDesc, nullptr,
+                                                           "outputDesc", nullptr));
+    ACLSIM_ASSIGN_OR_RETURN(auto attrs, api::AttrsOf(attr));
+    ACLSIM_ASSIGN_OR_RETURN(auto runtime, core::Runtime::Get());
+    ACLSIM_ASSIGN_OR_RETURN(const driver::OpLibrary* library, core::OpLibraryOf(*runtime));
+    driver::OpCall call;
+    call.type = opType;
+    call.attrs = std::move(attrs);
+    for (size_t i = 0; i < in_args.size(); ++i) call.inputs.push_back(in_args[i].desc);
+    // Values the op needs come from the (host) input buffers.
+    for (size_t i : library->ValueInputs(call.type)) {
+      if (i >= in_args.size() || call.inputs[i].value || in_args[i].data == nullptr) continue;
+      const auto* bytes = static_cast<const uint8_t*>(in_args[i].data);
+      const size_t size = std::min(in_args[i].size, call.inputs[i].ByteSize());
+      call.inputs[i].value = std::vector<uint8_t>(bytes, bytes + size);
+    }
+    for (auto& out : out_args) {
+      out.desc.dims.clear();
+      call.outputs.push_back(out.desc);
+    }
+    ACLSIM_RETURN_IF_ERROR(library->InferShape(&call));
+    api::UpdateOutputDescs(call.outputs, numOutputs, outputDesc);
+    return Status::Ok();
+  });
+}

@@ -1,0 +1,90 @@
+// OpCache: compiled single ops, keyed by everything that selects a kernel.
+//
+// The key of a call is its op type, every input and output descriptor (dtype, format,
+// storage layout, dims, constant values) and its attributes; two calls with equal keys run
+// the same compiled kernel. A second level keys the kernel "binary" (the key without dims):
+// a call whose shape is new but whose binary is cached reuses that binary and only
+// recomputes tiling (an incremental compile, counted and charged as such).
+//
+// Bounded LRU: entries are charged kBinaryBytes per distinct binary and kTilingBytes per
+// shape (plus the key); the bound is ASCEND_MAX_OP_CACHE_SIZE (CANN's name, MB, default 500,
+// -1 = no aging) or ASCEND_OP_CACHE_MAX_SIZE (the name the CANN runtime literature uses),
+// read when the cache is created. Hits, misses, incremental compiles and evictions are
+// counted and logged at DEBUG.
+//
+// Thread-safety: all methods may be called concurrently. Two threads missing on the same
+// key both compile; the first insert wins and both get its kernel.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <functional>
+#include <list>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <unordered_map>
+
+#include "common/status.h"
+#include "driver/op_library.h"
+
+namespace aclsim::core {
+
+struct OpCacheStats {
+  uint64_t hits = 0;
+  uint64_t misses = 0;       // full compiles
+  uint64_t incremental = 0;  // new shape of a cached binary: tiling only
+  uint64_t evictions = 0;
+  size_t entries = 0;
+  size_t binaries = 0;
+  size_t bytes = 0;
+  size_t max_bytes = 0;  // 0 = unbounded
+};
+
+enum class OpCacheOutcome { kHit, kMiss, kIncremental };
+
+class OpCache {
+ public:
+  static constexpr size_t kBinaryBytes = 64 * 1024;
+  static constexpr size_t kTilingBytes = 1024;
+
+  // max_bytes 0 = unbounded.
+  explicit OpCache(size_t max_bytes);
+  // The bound from the environment (see above); 500 MB by default.
+  static size_t MaxBytesFromEnv();
+
+  using CompileFn = std::function<Result<std::shared_ptr<const driver::OpKernel>>()>;
+  // The kernel for `key`, compiling it with `compile` on a miss. *outcome says which.
+  Result<std::shared_ptr<const driver::OpKernel>> GetOrCompile(const std::string& key,
+                                                               const std::string& binary_key,
+                                                               const CompileFn& compile,
+                                                               OpCacheOutcome* outcome);
+  // Lookup only (nullptr on a miss); counts a hit when found.
+  std::shared_ptr<const driver::OpKernel> Find(const std::string& key);
+  OpCacheStats stats() const;
+  void Clear();
+  // Bounds the number of cached shapes too (aclopSetMaxOpQueueNum); 0 = unbounded.
+  void SetMaxEntries(size_t max_entries);
+
+ private:
+  struct Entry {
+    std::string key;
+    std::string binary_key;
+    std::shared_ptr<const driver::OpKernel> kernel;
+  };
+  void EvictLocked();
+  size_t ChargeLocked(const Entry& entry) const;
+
+  const size_t max_bytes_;
+  size_t max_entries_ = 0;
+  mutable std::mutex mu_;
+  std::list<Entry> lru_;  // front = most recent
+  std::unordered_map<std::string, std::list<Entry>::iterator> index_;
+  std::unordered_map<std::string, size_t> binaries_;  // binary key -> shapes cached
+  OpCacheStats stats_;
+};
+
+// The cache key of a call (see above); `with_dims` false gives the binary key.
+std::string OpCacheKey(const driver::OpCall& call, bool with_dims);
+
+}  // namespace aclsim::core

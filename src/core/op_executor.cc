@@ -1,0 +1,223 @@
+// Single-op execution (core/op_executor.h).
+#include "core/op_executor.h"
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include <cstring>
+
+#include "core/device.h"
+#include "core/memory_ops.h"
+#include "core/streams.h"
+#include "dfx/log.h"
+
+namespace aclsim::core {
+
+namespace {
+
+std::string DescText(const driver::TensorDesc& desc) {
+  return fmt::format("{} [{}]", driver::DataTypeName(desc.dtype), fmt::join(desc.dims, ", "));
+}
+
+// Reads the contents of an input whose value the op needs before it runs.
+Status ReadValue(Runtime& runtime, Stream& stream, const OpTensorArg& arg, size_t index,
+                 const std::string& type, std::vector<uint8_t>* value) {
+  const size_t bytes = arg.desc.ByteSize();
+  if (arg.data == nullptr || arg.size < bytes) {
+    return Err(StatusCode::kOpInputNotMatch,
+               "op {}: input {} ({}) must be given with its data: the op needs its value",
+               type, index, DescText(arg.desc));
+  }
+  value->resize(bytes);
+  if (bytes == 0) return Status::Ok();
+  if (arg.on_host) {
+    std::memcpy(value->data(), arg.data, bytes);
+    return Status::Ok();
+  }
+  // A device buffer may be written by work queued before this op: wait for it.
+  ACLSIM_RETURN_IF_ERROR(SyncStream(stream, -1));
+  return Memcpy(runtime, value->data(), bytes, arg.data, bytes, CopyKind::kDeviceToHost);
+}
+
+Status CheckBuffer(Device& device, const OpTensorArg& arg, const driver::TensorDesc& resolved,
+                   const char* kind, size_t index, const std::string& type) {
+  const size_t need = resolved.ByteSize();
+  if (arg.data == nullptr) {
+    if (need == 0) return Status::Ok();
+    return Err(StatusCode::kInvalidParam, "op {}: {} {} ({}) has a NULL buffer", type, kind,
+               index, DescText(resolved));
+  }
+  if (arg.size < need) {
+    return Err(StatusCode::kInvalidParam,
+               "op {}: {} {} buffer has {} bytes but its descriptor ({}) needs {}", type, kind,
+               index, arg.size, DescText(resolved), need);
+  }
+  if (arg.on_host) return Status::Ok();
+  if (!device.memory().Find(arg.data, need)) {
+    return Err(StatusCode::kInvalidParam,
+               "op {}: {} {} buffer {} (+{} bytes) is not device memory of device {} (allocate "
+               "it with aclrtMalloc, or place the descriptor in host memory with "
+               "aclSetTensorPlaceMent)",
+               type, kind, index, arg.data, need, device.id());
+  }
+  return Status::Ok();
+}
+
+driver::OpCall CallOf(const OpLaunch& launch) {
+  driver::OpCall call;
+  call.type = launch.type;
+  call.attrs = launch.attrs;
+  for (const auto& in : launch.inputs) call.inputs.push_back(in.desc);
+  for (const auto& out : launch.outputs) call.outputs.push_back(out.desc);
+  return call;
+}
+
+void ChargeCompile(Device& device, OpCacheOutcome outcome) {
+  auto backend = device.backend();
+  if (!backend.ok()) return;
+  if (outcome == OpCacheOutcome::kMiss) backend.value()->AdvanceHostClock(kCompileNs);
+  if (outcome == OpCacheOutcome::kIncremental) backend.value()->AdvanceHostClock(kRetileNs);
+}
+
+Result<std::shared_ptr<const driver::OpKernel>> CompileCached(Runtime& runtime, Device& device,
+                                                              const driver::OpCall& call) {
+  ACLSIM_ASSIGN_OR_RETURN(const driver::OpLibrary* library, OpLibraryOf(runtime));
+  OpCacheOutcome outcome = OpCacheOutcome::kHit;
+  auto kernel = runtime.op_cache().GetOrCompile(
+      OpCacheKey(call, true), OpCacheKey(call, false),
+      [&]() -> Result<std::shared_ptr<const driver::OpKernel>> {
+        auto compiled = library->Compile(call, device.props());
+        if (compiled.ok() && !compiled.value()->call().ignored_attrs.empty()) {
+          ACLSIM_LOG_DEBUG(dfx::Module::kAscendCl,
+                           "op {}: attributes not in its prototype are ignored: {}", call.type,
+                           fmt::join(compiled.value()->call().ignored_attrs, ", "));
+        }
+        return compiled;
+      },
+      &outcome);
+  if (kernel.ok()) ChargeCompile(device, outcome);
+  return kernel;
+}
+
+}  // namespace
+
+Result<const driver::OpLibrary*> OpLibraryOf(Runtime& runtime) {
+  const driver::OpLibrary* library = runtime.driver().op_library();
+  if (library == nullptr) {
+    return Err(StatusCode::kOpNotFound, "backend {} has no op library",
+               runtime.driver().name());
+  }
+  return library;
+}
+
+Status InferOp(Runtime& runtime, driver::OpCall* call) {
+  ACLSIM_ASSIGN_OR_RETURN(const driver::OpLibrary* library, OpLibraryOf(runtime));
+  return library->InferShape(call);
+}
+
+Status CompileOp(Runtime& runtime, Device& device, driver::OpCall call) {
+  ACLSIM_ASSIGN_OR_RETURN(const driver::OpLibrary* library, OpLibraryOf(runtime));
+  driver::OpCall checked = call;
+  ACLSIM_RETURN_IF_ERROR(library->InferShape(&checked));
+  bool known = true;
+  for (const auto& in : checked.inputs) known &= in.absent() || in.shape_known();
+  for (size_t i : library->ValueInputs(call.type)) {
+    known &= i >= call.inputs.size() || call.inputs[i].absent() || call.inputs[i].value;
+  }
+  if (!known) return Status::Ok();  // dynamic shapes: compiled per shape at execution
+  return CompileCached(runtime, device, call).status();
+}
+
+Status ExecuteOp(Runtime& runtime, Stream& stream, OpLaunch launch,
+                 std::vector<driver::TensorDesc>* resolved_outputs) {
+  Device& device = *stream.device();
+  ACLSIM_ASSIGN_OR_RETURN(const driver::OpLibrary* library, OpLibraryOf(runtime));
+  if (!library->HasOp(launch.type)) {
+    return Err(StatusCode::kOpTypeNotMatch,
+               "op type '{}' is not in the op library (see docs/ops.md for the {} op types)",
+               launch.type, library->OpTypes().size());
+  }
+  // Values needed before the op runs: constants as given, else read from the buffer.
+  for (size_t i : library->ValueInputs(launch.type)) {
+    if (i >= launch.inputs.size()) continue;
+    auto& arg = launch.inputs[i];
+    if (arg.desc.absent() || arg.desc.value) continue;
+    std::vector<uint8_t> value;
+    ACLSIM_RETURN_IF_ERROR(ReadValue(runtime, stream, arg, i, launch.type, &value));
+    arg.desc.value = std::move(value);
+  }
+  const driver::OpCall call = CallOf(launch);
+  ACLSIM_ASSIGN_OR_RETURN(auto kernel, CompileCached(runtime, device, call));
+  const driver::OpCall& resolved = kernel->call();
+
+  // Buffers: checked against the resolved descriptors; host inputs copied now.
+  auto host_copies = std::make_shared<std::vector<std::vector<uint8_t>>>();
+  host_copies->reserve(launch.inputs.size());
+  std::vector<driver::KernelBuffer> inputs;
+  driver::KernelWork work = kernel->work();
+  for (size_t i = 0; i < resolved.inputs.size(); ++i) {
+    const auto& desc = resolved.inputs[i];
+    if (i >= launch.inputs.size() || desc.absent()) {
+      inputs.push_back({nullptr, 0});
+      continue;
+    }
+    const auto& arg = launch.inputs[i];
+    if (arg.data == nullptr && desc.value) {  // constant without a buffer
+      host_copies->push_back(*desc.value);
+      inputs.push_back({host_copies->back().data(), host_copies->back().size()});
+      continue;
+    }
+    ACLSIM_RETURN_IF_ERROR(CheckBuffer(device, arg, desc, "input", i, launch.type));
+    if (arg.on_host) {
+      const auto* bytes = static_cast<const uint8_t*>(arg.data);
+      host_copies->emplace_back(bytes, bytes + desc.ByteSize());
+      inputs.push_back({host_copies->back().data(), host_copies->back().size()});
+    } else {
+      inputs.push_back({arg.data, arg.size});
+      work.buffers.push_back({arg.data, desc.ByteSize()});
+    }
+  }
+  if (launch.outputs.size() != resolved.outputs.size()) {
+    return Err(StatusCode::kOpOutputNotMatch, "op {} produces {} outputs but {} were given",
+               launch.type, resolved.outputs.size(), launch.outputs.size());
+  }
+  std::vector<driver::KernelBuffer> outputs;
+  for (size_t i = 0; i < resolved.outputs.size(); ++i) {
+    const auto& arg = launch.outputs[i];
+    driver::TensorDesc need = resolved.outputs[i];
+    if (kernel->dynamic_output_shape()) need.dims = {0};  // size known only after running
+    ACLSIM_RETURN_IF_ERROR(CheckBuffer(device, arg, need, "output", i, launch.type));
+    if (arg.on_host) {
+      return Err(StatusCode::kInvalidParam,
+                 "op {}: output {} is placed in host memory; outputs must be device memory",
+                 launch.type, i);
+    }
+    outputs.push_back({arg.data, arg.size});
+    work.buffers.push_back({arg.data, resolved.outputs[i].ByteSize()});
+  }
+
+  auto dims = std::make_shared<std::vector<std::vector<int64_t>>>();
+  driver::Task task;
+  task.kind = driver::TaskKind::kKernel;
+  task.engine = kernel->engine();
+  task.blocks = kernel->blocks();
+  task.work = std::move(work);
+  task.name = launch.type;
+  task.kernel_fn = [kernel, inputs = std::move(inputs), outputs = std::move(outputs), host_copies,
+                    dims]() { return kernel->Run(inputs, outputs, dims.get()); };
+  ACLSIM_RETURN_IF_ERROR(Submit(stream, std::move(task)));
+
+  if (resolved_outputs == nullptr) return Status::Ok();
+  *resolved_outputs = resolved.outputs;
+  if (kernel->dynamic_output_shape()) {
+    ACLSIM_RETURN_IF_ERROR(SyncStream(stream, -1));
+    for (size_t i = 0; i < dims->size() && i < resolved_outputs->size(); ++i) {
+      if (!(*dims)[i].empty() || resolved_outputs->at(i).dims.empty()) {
+        (*resolved_outputs)[i].dims = (*dims)[i];
+      }
+    }
+  }
+  return Status::Ok();
+}
+
+}  // namespace aclsim::core

@@ -1,0 +1,60 @@
+// Single-op execution: compile (through the OpCache) and launch one op on a stream.
+//
+// The backend's op library (driver/op_library.h) validates the call, infers output shapes
+// and compiles it; the kernel runs as a kKernel task whose body is OpKernel::Run over the
+// program's buffers. Inputs placed in host memory (ACL_MEMTYPE_HOST*) are copied when the
+// op is launched, so the program may reuse that memory at once; values an op needs at
+// compile time (perm, axes, ...) are read from constants, host buffers, or -- for device
+// buffers -- after synchronising the stream.
+//
+// Simulated host cost: a full compile adds kCompileNs to the calling thread's clock, an
+// incremental one (cached binary, new shape) kRetileNs; a cache hit adds nothing beyond the
+// launch.
+//
+// Thread-safety: all functions may be called concurrently.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "common/status.h"
+#include "core/objects.h"
+#include "core/runtime.h"
+#include "driver/op_library.h"
+
+namespace aclsim::core {
+
+inline constexpr uint64_t kCompileNs = 2'000'000;
+inline constexpr uint64_t kRetileNs = 50'000;
+
+struct OpTensorArg {
+  driver::TensorDesc desc;  // as the program described it
+  bool on_host = false;     // buffer is host memory (placement ACL_MEMTYPE_HOST*)
+  void* data = nullptr;
+  size_t size = 0;
+};
+
+struct OpLaunch {
+  std::string type;
+  std::vector<OpTensorArg> inputs;
+  std::vector<OpTensorArg> outputs;
+  driver::AttrMap attrs;
+};
+
+// The op library of the runtime's backend, or kOpNotFound if it has none.
+Result<const driver::OpLibrary*> OpLibraryOf(Runtime& runtime);
+
+// Validates a call and infers its outputs without compiling (aclopInferShape).
+Status InferOp(Runtime& runtime, driver::OpCall* call);
+
+// aclopCompile: validates the call; with every shape known, compiles it into the cache.
+Status CompileOp(Runtime& runtime, Device& device, driver::OpCall call);
+
+// Compiles (cached) and enqueues `launch` on `stream`. `resolved_outputs`, if not null,
+// receives the output descriptors as the op produces them; for ops whose output shapes
+// depend on the data (NonZero, ...) the stream is synchronised first to learn them.
+Status ExecuteOp(Runtime& runtime, Stream& stream, OpLaunch launch,
+                 std::vector<driver::TensorDesc>* resolved_outputs);
+
+}  // namespace aclsim::core
