@@ -3,6 +3,7 @@
 // convolution (conv_ops.cc), pooling (pool_ops.cc) and normalization (norm_ops.cc).
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <limits>
 
 #include "sim/ops/kernels.h"
@@ -29,6 +30,18 @@ Result<std::vector<bool>> AxesMask(const OpContext* ctx, const std::vector<int64
       return Status(StatusCode::kOpAttrNotMatch, msg);
     }
     mask[static_cast<size_t>(axis < 0 ? axis + bound : axis)] = true;
+  }
+  return mask;
+}
+
+// SoftmaxV2's mask; with the ONNX parser's private attribute need_fusion (ONNX Softmax,
+// opset <= 12) the op has the semantics of GE's fusion pass: the input is flattened to 2-D at
+// the (single) axis, so the softmax runs over that axis and every later one.
+Result<std::vector<bool>> SoftmaxMask(const OpContext* ctx, const AttrReader& attrs, int64_t rank) {
+  ACLSIM_ASSIGN_OR_RETURN(auto mask, AxesMask(ctx, attrs.GetInts("axes"), rank));
+  if (attrs.Has("need_fusion") && attrs.GetInt("need_fusion") != 0) {
+    auto first = std::find(mask.begin(), mask.end(), true);
+    std::fill(first, mask.end(), true);
   }
   return mask;
 }
@@ -72,7 +85,10 @@ OpDef SoftmaxOp(std::string type, std::string in_name, std::string out_name, boo
   def.inputs = {In(std::move(in_name), types)};
   def.outputs = {Out(std::move(out_name), types)};
   def.attrs = {OptAttr("axes", AttrType::kListInt, std::vector<int64_t>{-1})};
-  if (!log) def.attrs.push_back(OptAttr("half_to_float", AttrType::kBool, false));
+  if (!log) {
+    def.attrs.push_back(OptAttr("half_to_float", AttrType::kBool, false));
+    def.attrs.push_back(OptAttr("need_fusion", AttrType::kInt, int64_t{0}));  // ONNX parser
+  }
   def.ops_per_element = 8;
   def.infer = [log](OpContext& ctx) -> Status {
     const auto& x = ctx.input(0);
@@ -80,7 +96,7 @@ OpDef SoftmaxOp(std::string type, std::string in_name, std::string out_name, boo
     if (axes.empty()) {
       return ctx.Fail(StatusCode::kOpAttrNotMatch, "attribute 'axes' must not be empty");
     }
-    ACLSIM_ASSIGN_OR_RETURN(auto mask, AxesMask(&ctx, axes, static_cast<int64_t>(x.dims.size())));
+    ACLSIM_ASSIGN_OR_RETURN(auto mask, SoftmaxMask(&ctx, ctx, static_cast<int64_t>(x.dims.size())));
     (void)mask;
     DataType out = x.dtype;
     if (!log && ctx.GetBool("half_to_float") && x.dtype == DataType::kFloat16) {
@@ -91,7 +107,7 @@ OpDef SoftmaxOp(std::string type, std::string in_name, std::string out_name, boo
   };
   def.run = [log](RunContext& ctx) -> Status {
     const Tensor& x = ctx.in(0);
-    ACLSIM_ASSIGN_OR_RETURN(auto mask, AxesMask(nullptr, ctx.GetInts("axes"), x.rank()));
+    ACLSIM_ASSIGN_OR_RETURN(auto mask, SoftmaxMask(nullptr, ctx, x.rank()));
     std::vector<int64_t> dims = x.dims;
     if (dims.empty()) dims = {1};
     int64_t groups = 0;

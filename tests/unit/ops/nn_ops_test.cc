@@ -49,6 +49,20 @@ TEST(NnOps, SoftmaxV2Axis0AndMultipleAxes) {
   ExpectNear(r.outputs[0].As<float>(), {0.25f, 0.25f, 0.25f, 0.25f});
 }
 
+TEST(NnOps, SoftmaxV2NeedFusionCoversTrailingAxes) {
+  // ONNX Softmax opset <= 12 (axis 1, need_fusion): softmax over dims 1 and 2 together.
+  auto call = MakeCall("SoftmaxV2", {Desc(DataType::kFloat, {2, 2, 2})});
+  call.attrs["axes"] = std::vector<int64_t>{1};
+  call.attrs["need_fusion"] = int64_t{1};
+  auto r = RunOp(call, {Bytes::Of<float>({0, 0, 0, 0, 1, 1, 1, 1})});
+  ASSERT_TRUE(r.status.ok()) << r.status.message();
+  ExpectNear(r.outputs[0].As<float>(), std::vector<float>(8, 0.25f));
+  call.attrs.erase("need_fusion");
+  r = RunOp(call, {Bytes::Of<float>({0, 0, 0, 0, 1, 1, 1, 1})});
+  ASSERT_TRUE(r.status.ok()) << r.status.message();
+  ExpectNear(r.outputs[0].As<float>(), std::vector<float>(8, 0.5f));
+}
+
 TEST(NnOps, SoftmaxV2Fp16AndHalfToFloat) {
   auto call = MakeCall("SoftmaxV2", {Desc(DataType::kFloat16, {2})});
   auto r = RunOp(call, {Bytes::Of(ToHalf({0, 0}))});
