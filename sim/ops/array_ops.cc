@@ -95,6 +95,7 @@ Status InferReshape(OpContext& ctx) {
   ACLSIM_ASSIGN_OR_RETURN(auto shape, ctx.InputInts(1));
   int64_t axis = ctx.GetInt("axis");
   const int64_t num_axes = ctx.GetInt("num_axes");
+  const bool allow_zero = ctx.GetInt("allowzero") != 0;
   if (axis < 0) axis += rank + 1;
   if (axis < 0 || axis > rank) {
     return ctx.Fail(StatusCode::kOpAttrNotMatch,
@@ -111,7 +112,7 @@ Status InferReshape(OpContext& ctx) {
   int64_t known = 1;
   for (size_t j = 0; j < shape.size(); ++j) {
     int64_t v = shape[j];
-    if (v == 0) {  // copy the input dimension at the same position
+    if (v == 0 && !allow_zero) {  // copy the input dimension at the same position
       if (axis + static_cast<int64_t>(j) >= rank) {
         return ctx.Fail(StatusCode::kOpInputNotMatch,
                         "{} = {}: entry {} is 0 but x has no dimension {} to copy",
@@ -685,7 +686,9 @@ void RegisterArrayOps(OpRegistry& registry) {
   // Reshape family: copies with new dims.
   registry.Add(CopyOp("Reshape", {In("x", all), In("shape", index)},
                       {OptAttr("axis", AttrType::kInt, int64_t{0}),
-                       OptAttr("num_axes", AttrType::kInt, int64_t{-1})},
+                       OptAttr("num_axes", AttrType::kInt, int64_t{-1}),
+                       // The ONNX plugin's private attribute: 1 = a 0 in shape is a 0.
+                       OptAttr("allowzero", AttrType::kInt, int64_t{0})},
                       {1}, InferReshape));
   registry.Add(CopyOp("Squeeze", {In("x", all)},
                       {OptAttr("axis", AttrType::kListInt, std::vector<int64_t>{})}, {},

@@ -63,6 +63,14 @@ TEST(ArrayOps, ReshapePartialWithAxisAndNumAxes) {
   EXPECT_EQ(OutDims(r), (Dims{2, 2, 3, 1}));
 }
 
+TEST(ArrayOps, ReshapeAllowZeroKeepsLiteralZero) {
+  auto call = MakeCall("Reshape", {Desc(DataType::kFloat, {0, 3, 4}), I64({3, 4, 0})});
+  call.attrs["allowzero"] = int64_t{1};
+  auto r = RunOp(call, {Bytes{}, B64({3, 4, 0})});
+  ASSERT_TRUE(r.status.ok()) << r.status.message();
+  EXPECT_EQ(OutDims(r), (Dims{3, 4, 0}));
+}
+
 TEST(ArrayOps, ReshapeErrorsNameShape) {
   ExpectError(RunOp(MakeCall("Reshape", {Desc(DataType::kFloat, {2, 3}), I64({4, 4})}), {}),
               StatusCode::kOpInputNotMatch, "(shape)");
