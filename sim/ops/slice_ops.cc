@@ -367,12 +367,27 @@ Result<GatherPlan> StridedSliceV2Plan(const Ctx& c) {
   } else {
     steps.v.assign(n, 1);
   }
+  // The TF masks apply to entry i of begin/end (begin_mask / end_mask: from the start / to
+  // the end; shrink_axis_mask: take element begin[i] and drop the axis); the ellipsis and
+  // new-axis masks have no meaning with explicit axes.
+  for (const char* mask : {"ellipsis_mask", "new_axis_mask"}) {
+    if (c.GetInt(mask) != 0) {
+      return c.Fail(StatusCode::kOpAttrNotMatch,
+                    "attribute '{}' = {} is not supported by StridedSliceV2 (use StridedSlice)",
+                    mask, c.GetInt(mask));
+    }
+  }
+  const int64_t begin_mask = c.GetInt("begin_mask");
+  const int64_t end_mask = c.GetInt("end_mask");
+  const int64_t shrink_mask = c.GetInt("shrink_axis_mask");
+  auto bit = [](int64_t mask, size_t i) { return i < 63 && ((mask >> i) & 1) != 0; };
   const auto in_strides = Strides(dims);
   GatherPlan plan;
   for (int64_t d = 0; d < rank; ++d) {
     plan.out_dims.push_back(dims[d]);
     plan.tables.push_back(AxisTable(dims[d], 0, 1, in_strides[d]));
   }
+  std::vector<bool> shrunk(static_cast<size_t>(rank), false);
   std::vector<bool> seen(static_cast<size_t>(rank), false);
   for (size_t i = 0; i < n; ++i) {
     int64_t axis = axes.v[i];
@@ -391,6 +406,19 @@ Result<GatherPlan> StridedSliceV2Plan(const Ctx& c) {
     const int64_t dim = dims[axis];
     int64_t b = starts.v[i] < 0 ? starts.v[i] + dim : starts.v[i];
     int64_t e = ends.v[i] < 0 ? ends.v[i] + dim : ends.v[i];
+    if (bit(shrink_mask, i)) {
+      if (b < 0 || b >= dim) {
+        return c.Fail(starts.code,
+                      "{}[{}] = {} is out of range for axis {} of size {} (shrink axis)",
+                      starts.name, i, starts.v[i], axis, dim);
+      }
+      shrunk[axis] = true;
+      plan.out_dims[axis] = 1;
+      plan.tables[axis] = {b * in_strides[axis]};
+      continue;
+    }
+    if (bit(begin_mask, i)) b = s > 0 ? 0 : dim - 1;
+    if (bit(end_mask, i)) e = s > 0 ? dim : -1;
     if (s > 0) {
       b = std::clamp<int64_t>(b, 0, dim);
       e = std::clamp<int64_t>(e, 0, dim);
@@ -402,7 +430,16 @@ Result<GatherPlan> StridedSliceV2Plan(const Ctx& c) {
     plan.out_dims[axis] = count;
     plan.tables[axis] = AxisTable(count, b, s, in_strides[axis]);
   }
-  return plan;
+  GatherPlan result;
+  for (int64_t d = 0; d < rank; ++d) {
+    if (shrunk[d]) {
+      result.base += plan.tables[d][0];
+    } else {
+      result.out_dims.push_back(plan.out_dims[d]);
+      result.tables.push_back(std::move(plan.tables[d]));
+    }
+  }
+  return result;
 }
 
 // --- Tile, BroadcastTo, Expand -------------------------------------------------------------

@@ -429,6 +429,18 @@ TEST(ArrayOps, StridedSliceV2OnnxSemantics) {
   ASSERT_TRUE(r.status.ok()) << r.status.message();
   EXPECT_EQ(OutDims(r), (Dims{2, 2}));
   EXPECT_EQ(r.outputs[0].As<float>(), (std::vector<float>{1, 3, 9, 11}));
+  // Masks per entry: begin_mask on entry 0 (axis 1, step -1: from the end), shrink entry 1
+  // (axis 0, row 2).
+  auto masked = MakeCall("StridedSliceV2", {Desc(DataType::kFloat, {3, 4}), I64({0, 2}),
+                                            I64({0, 3}), I64({1, 0}), I64({-1, 1})});
+  masked.attrs["begin_mask"] = int64_t{1};
+  masked.attrs["shrink_axis_mask"] = int64_t{2};
+  r = RunOp(masked, {Bytes::Of(Iota(12)), B64({0, 2}), B64({0, 3}), B64({1, 0}), B64({-1, 1})});
+  ASSERT_TRUE(r.status.ok()) << r.status.message();
+  EXPECT_EQ(OutDims(r), (Dims{3}));
+  EXPECT_EQ(r.outputs[0].As<float>(), (std::vector<float>{11, 10, 9}));
+  masked.attrs["new_axis_mask"] = int64_t{1};
+  ExpectError(RunOp(masked, {}), StatusCode::kOpAttrNotMatch, "'new_axis_mask'");
   ExpectError(RunOp(MakeCall("StridedSliceV2", {Desc(DataType::kFloat, {3, 4}), I64({0}), I64({1}),
                                                 I64({0}), I64({0})}),
                     {}),
