@@ -20,9 +20,9 @@ namespace aclsim::api {
 
 Result<std::vector<core::OpTensorArg>> TensorArgs(int count, const aclTensorDesc* const* descs,
                                                   const aclDataBuffer* const* buffers,
-                                                  const char* desc_what,
-                                                  const char* buffer_what) {
-  if (count < 0) return Err(StatusCode::kInvalidParam, "the {} count {} is negative", desc_what, count);
+                                                  const char* desc_what, const char* buffer_what) {
+  if (count < 0)
+    return Err(StatusCode::kInvalidParam, "the {} count {} is negative", desc_what, count);
   if (count > 0 && descs == nullptr) {
     return Err(StatusCode::kInvalidParam, "{} is NULL but its count is {}", desc_what, count);
   }
@@ -85,10 +85,14 @@ Result<core::OpLaunch> MakeLaunch(const char* opType, int numInputs,
   ACLSIM_RETURN_IF_ERROR(api::CheckOpType(opType));
   core::OpLaunch launch;
   launch.type = opType;
-  ACLSIM_ASSIGN_OR_RETURN(launch.inputs, api::TensorArgs(numInputs, inputDesc, inputs,
-                                                         "inputDesc", "inputs"));
-  ACLSIM_ASSIGN_OR_RETURN(launch.outputs, api::TensorArgs(numOutputs, outputDesc, outputs,
-                                                          "outputDesc", "outputs"));
+  // Handles and compile-only calls have descriptors but no buffers.
+  const bool with_buffers = inputs != nullptr || outputs != nullptr;
+  ACLSIM_ASSIGN_OR_RETURN(launch.inputs,
+                          api::TensorArgs(numInputs, inputDesc, inputs, "inputDesc",
+                                          with_buffers || numInputs == 0 ? "inputs" : nullptr));
+  ACLSIM_ASSIGN_OR_RETURN(launch.outputs,
+                          api::TensorArgs(numOutputs, outputDesc, outputs, "outputDesc",
+                                          with_buffers ? "outputs" : nullptr));
   ACLSIM_ASSIGN_OR_RETURN(launch.attrs, api::AttrsOf(attr));
   return launch;
 }
@@ -181,7 +185,8 @@ Status ExecWithHandle(aclopHandle* handle, int numInputs, const aclDataBuffer* c
   }
   for (int i = 0; i < numInputs; ++i) {
     const std::string what = fmt::format("inputs[{}]", i);
-    ACLSIM_ASSIGN_OR_RETURN(auto buffer, core::LookupHandle<aclDataBuffer>(inputs[i], what.c_str()));
+    ACLSIM_ASSIGN_OR_RETURN(auto buffer,
+                            core::LookupHandle<aclDataBuffer>(inputs[i], what.c_str()));
     launch.inputs[static_cast<size_t>(i)].data = buffer->data;
     launch.inputs[static_cast<size_t>(i)].size = buffer->size;
   }
@@ -212,9 +217,8 @@ Result<core::OpLaunch> CastLaunch(const aclTensorDesc* srcDesc, const aclTensorD
   ACLSIM_ASSIGN_OR_RETURN(auto src, core::LookupHandle<aclTensorDesc>(srcDesc, "srcDesc"));
   ACLSIM_ASSIGN_OR_RETURN(auto dst, core::LookupHandle<aclTensorDesc>(dstDesc, "dstDesc"));
   if (src->desc.ElementCount() != dst->desc.ElementCount()) {
-    return Err(StatusCode::kOpInputNotMatch,
-               "op Cast: srcDesc has {} elements but dstDesc has {}", src->desc.ElementCount(),
-               dst->desc.ElementCount());
+    return Err(StatusCode::kOpInputNotMatch, "op Cast: srcDesc has {} elements but dstDesc has {}",
+               src->desc.ElementCount(), dst->desc.ElementCount());
   }
   core::OpLaunch launch;
   launch.type = "Cast";
@@ -248,8 +252,8 @@ aclError aclopCast(const aclTensorDesc* srcDesc, const aclDataBuffer* srcBuffer,
   });
 }
 
-aclError aclopCreateHandleForCast(aclTensorDesc* srcDesc, aclTensorDesc* dstDesc,
-                                  uint8_t truncate, aclopHandle** handle) {
+aclError aclopCreateHandleForCast(aclTensorDesc* srcDesc, aclTensorDesc* dstDesc, uint8_t truncate,
+                                  aclopHandle** handle) {
   return api::ApiCall(__func__, [&]() -> Status {
     ACLSIM_RETURN_IF_ERROR(api::CheckNotNull(handle, "handle"));
     ACLSIM_ASSIGN_OR_RETURN(auto launch, CastLaunch(srcDesc, dstDesc, truncate));
@@ -291,10 +295,10 @@ aclError aclopInferShape(const char* opType, int numInputs, aclTensorDesc* input
                          aclopAttr* attr) {
   return api::ApiCall(__func__, [&]() -> Status {
     ACLSIM_RETURN_IF_ERROR(api::CheckOpType(opType));
-    ACLSIM_ASSIGN_OR_RETURN(auto in_args, api::TensorArgs(numInputs, inputDesc, inputs,
-                                                          "inputDesc", inputs ? "inputs" : nullptr));
-    ACLSIM_ASSIGN_OR_RETURN(auto out_args, api::TensorArgs(numOutputs, outputDesc, nullptr,
-                                                           "outputDesc", nullptr));
+    ACLSIM_ASSIGN_OR_RETURN(auto in_args, api::TensorArgs(numInputs, inputDesc, inputs, "inputDesc",
+                                                          inputs ? "inputs" : nullptr));
+    ACLSIM_ASSIGN_OR_RETURN(
+        auto out_args, api::TensorArgs(numOutputs, outputDesc, nullptr, "outputDesc", nullptr));
     ACLSIM_ASSIGN_OR_RETURN(auto attrs, api::AttrsOf(attr));
     ACLSIM_ASSIGN_OR_RETURN(auto runtime, core::Runtime::Get());
     ACLSIM_ASSIGN_OR_RETURN(const driver::OpLibrary* library, core::OpLibraryOf(*runtime));

@@ -58,9 +58,8 @@ Result<core::OpLaunch> Launch(const char* opType, int numInputs,
   ACLSIM_RETURN_IF_ERROR(api::CheckOpType(opType));
   core::OpLaunch launch;
   launch.type = opType;
-  ACLSIM_ASSIGN_OR_RETURN(launch.inputs,
-                          api::TensorArgs(numInputs, inputDesc, inputs, "inputDesc",
-                                          with_buffers ? "inputs" : nullptr));
+  ACLSIM_ASSIGN_OR_RETURN(launch.inputs, api::TensorArgs(numInputs, inputDesc, inputs, "inputDesc",
+                                                         with_buffers ? "inputs" : nullptr));
   ACLSIM_ASSIGN_OR_RETURN(launch.outputs,
                           api::TensorArgs(numOutputs, outputDesc, outputs, "outputDesc",
                                           with_buffers ? "outputs" : nullptr));

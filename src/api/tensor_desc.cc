@@ -21,8 +21,7 @@ constexpr int kMaxDims = ACL_MAX_DIM_CNT;
 Result<std::vector<int64_t>> ReadDims(int num_dims, const int64_t* dims, bool* unknown_rank) {
   *unknown_rank = false;
   if (num_dims < 0 || num_dims > kMaxDims) {
-    return Err(StatusCode::kInvalidParam, "numDims {} is out of range [0, {}]", num_dims,
-               kMaxDims);
+    return Err(StatusCode::kInvalidParam, "numDims {} is out of range [0, {}]", num_dims, kMaxDims);
   }
   if (num_dims > 0 && dims == nullptr) {
     return Err(StatusCode::kInvalidParam, "dims is NULL but numDims is {}", num_dims);
@@ -112,8 +111,7 @@ aclError aclSetTensorValueRange(aclTensorDesc* tensorDesc, size_t valueCount,
   return api::ApiCall(__func__, [&]() -> Status {
     ACLSIM_ASSIGN_OR_RETURN(auto desc, Lookup(tensorDesc));
     if (valueCount > 0 && valueRange == nullptr) {
-      return Err(StatusCode::kInvalidParam, "valueRange is NULL but valueCount is {}",
-                 valueCount);
+      return Err(StatusCode::kInvalidParam, "valueRange is NULL but valueCount is {}", valueCount);
     }
     std::vector<std::pair<int64_t, int64_t>> range;
     for (size_t i = 0; i < valueCount; ++i) range.emplace_back(valueRange[i][0], valueRange[i][1]);
@@ -182,8 +180,8 @@ aclError aclGetTensorDescDimV2(const aclTensorDesc* tensorDesc, size_t index, in
   });
 }
 
-aclError aclGetTensorDescDimRange(const aclTensorDesc* tensorDesc, size_t index,
-                                  size_t dimRangeNum, int64_t* dimRange) {
+aclError aclGetTensorDescDimRange(const aclTensorDesc* tensorDesc, size_t index, size_t dimRangeNum,
+                                  int64_t* dimRange) {
   return api::ApiCall(__func__, [&]() -> Status {
     ACLSIM_RETURN_IF_ERROR(api::CheckNotNull(dimRange, "dimRange"));
     ACLSIM_ASSIGN_OR_RETURN(auto desc, Lookup(tensorDesc));
@@ -201,8 +199,10 @@ aclError aclGetTensorDescDimRange(const aclTensorDesc* tensorDesc, size_t index,
       dimRange[0] = dimRange[1] = desc->desc.dims[index];  // a known dim is its own range
       return Status::Ok();
     }
-    return Err(StatusCode::kInvalidParam, "dim {} has no range (the tensor has {} dims, {} "
-               "ranges set)", index, desc->desc.dims.size(), range.size());
+    return Err(StatusCode::kInvalidParam,
+               "dim {} has no range (the tensor has {} dims, {} "
+               "ranges set)",
+               index, desc->desc.dims.size(), range.size());
   });
 }
 
@@ -228,8 +228,8 @@ aclError aclTransTensorDescFormat(const aclTensorDesc* srcDesc, aclFormat dstFor
     ACLSIM_ASSIGN_OR_RETURN(auto src, core::LookupHandle<aclTensorDesc>(srcDesc, "srcDesc"));
     ACLSIM_RETURN_IF_ERROR(CheckFormat(dstFormat, "dstFormat"));
     const auto format = static_cast<driver::Format>(api::EnumValue(dstFormat));
-    ACLSIM_ASSIGN_OR_RETURN(
-        auto storage, driver::StorageDims(src->desc.format, src->desc.dims, src->desc.dtype, format));
+    ACLSIM_ASSIGN_OR_RETURN(auto storage, driver::StorageDims(src->desc.format, src->desc.dims,
+                                                              src->desc.dtype, format));
     auto dst = core::MakeHandleObject<aclTensorDesc>(*src);
     dst->desc.storage_format = format;
     dst->desc.storage_dims = std::move(storage);

@@ -78,8 +78,8 @@ size_t OpCache::MaxBytesFromEnv() {
     if (unbounded) return 0;
     if (bytes == 0) {
       ACLSIM_LOG_WARN(dfx::Module::kAscendCl,
-                      "{}={} is not a size in MB; the op cache keeps its default of 500 MB",
-                      name, value);
+                      "{}={} is not a size in MB; the op cache keeps its default of 500 MB", name,
+                      value);
       return kDefault;
     }
     return bytes;
@@ -89,9 +89,7 @@ size_t OpCache::MaxBytesFromEnv() {
 
 OpCache::OpCache(size_t max_bytes) : max_bytes_(max_bytes) { stats_.max_bytes = max_bytes; }
 
-size_t OpCache::ChargeLocked(const Entry& entry) const {
-  return kTilingBytes + entry.key.size();
-}
+size_t OpCache::ChargeLocked(const Entry& entry) const { return kTilingBytes + entry.key.size(); }
 
 std::shared_ptr<const driver::OpKernel> OpCache::Find(const std::string& key) {
   std::lock_guard<std::mutex> lock(mu_);
@@ -102,9 +100,10 @@ std::shared_ptr<const driver::OpKernel> OpCache::Find(const std::string& key) {
   return it->second->kernel;
 }
 
-Result<std::shared_ptr<const driver::OpKernel>> OpCache::GetOrCompile(
-    const std::string& key, const std::string& binary_key, const CompileFn& compile,
-    OpCacheOutcome* outcome) {
+Result<std::shared_ptr<const driver::OpKernel>> OpCache::GetOrCompile(const std::string& key,
+                                                                      const std::string& binary_key,
+                                                                      const CompileFn& compile,
+                                                                      OpCacheOutcome* outcome) {
   bool binary_cached = false;
   {
     std::lock_guard<std::mutex> lock(mu_);

@@ -25,8 +25,8 @@ Status ReadValue(Runtime& runtime, Stream& stream, const OpTensorArg& arg, size_
   const size_t bytes = arg.desc.ByteSize();
   if (arg.data == nullptr || arg.size < bytes) {
     return Err(StatusCode::kOpInputNotMatch,
-               "op {}: input {} ({}) must be given with its data: the op needs its value",
-               type, index, DescText(arg.desc));
+               "op {}: input {} ({}) must be given with its data: the op needs its value", type,
+               index, DescText(arg.desc));
   }
   value->resize(bytes);
   if (bytes == 0) return Status::Ok();
@@ -44,8 +44,8 @@ Status CheckBuffer(Device& device, const OpTensorArg& arg, const driver::TensorD
   const size_t need = resolved.ByteSize();
   if (arg.data == nullptr) {
     if (need == 0) return Status::Ok();
-    return Err(StatusCode::kInvalidParam, "op {}: {} {} ({}) has a NULL buffer", type, kind,
-               index, DescText(resolved));
+    return Err(StatusCode::kInvalidParam, "op {}: {} {} ({}) has a NULL buffer", type, kind, index,
+               DescText(resolved));
   }
   if (arg.size < need) {
     return Err(StatusCode::kInvalidParam,
@@ -104,8 +104,7 @@ Result<std::shared_ptr<const driver::OpKernel>> CompileCached(Runtime& runtime, 
 Result<const driver::OpLibrary*> OpLibraryOf(Runtime& runtime) {
   const driver::OpLibrary* library = runtime.driver().op_library();
   if (library == nullptr) {
-    return Err(StatusCode::kOpNotFound, "backend {} has no op library",
-               runtime.driver().name());
+    return Err(StatusCode::kOpNotFound, "backend {} has no op library", runtime.driver().name());
   }
   return library;
 }
