@@ -163,6 +163,26 @@ A Highest() {
   }
 }
 
+// Integer sums and products wrap (two's complement) like the device's adds, without the
+// undefined behaviour of signed overflow.
+template <typename A>
+A AddWrap(A a, A b) {
+  if constexpr (std::is_integral_v<A>) {
+    return static_cast<A>(static_cast<uint64_t>(a) + static_cast<uint64_t>(b));
+  } else {
+    return a + b;
+  }
+}
+
+template <typename A>
+A MulWrap(A a, A b) {
+  if constexpr (std::is_integral_v<A>) {
+    return static_cast<A>(static_cast<uint64_t>(a) * static_cast<uint64_t>(b));
+  } else {
+    return a * b;
+  }
+}
+
 template <typename A>
 bool IsNan(A v) {
   if constexpr (std::is_floating_point_v<A>) {
@@ -190,7 +210,8 @@ Status ReduceKernel(ReduceKind kind, const Tensor& x, const Tensor& y,
     case ReduceKind::kSum:
     case ReduceKind::kMean:
       std::fill(acc.begin(), acc.end(), A{0});
-      ForEachReduced(x.dims, reduced, [&](int64_t i, int64_t o) { acc[o] += load(i); });
+      ForEachReduced(x.dims, reduced,
+                     [&](int64_t i, int64_t o) { acc[o] = AddWrap(acc[o], load(i)); });
       if (kind == ReduceKind::kMean) {
         for (auto& a : acc) {
           if constexpr (std::is_floating_point_v<A>) {
@@ -203,7 +224,8 @@ Status ReduceKernel(ReduceKind kind, const Tensor& x, const Tensor& y,
       break;
     case ReduceKind::kProd:
       std::fill(acc.begin(), acc.end(), A{1});
-      ForEachReduced(x.dims, reduced, [&](int64_t i, int64_t o) { acc[o] *= load(i); });
+      ForEachReduced(x.dims, reduced,
+                     [&](int64_t i, int64_t o) { acc[o] = MulWrap(acc[o], load(i)); });
       break;
     case ReduceKind::kMax:
       std::fill(acc.begin(), acc.end(), Lowest<A>());
@@ -354,6 +376,19 @@ Result<int64_t> CheckDimension(const OpContext& ctx, bool from_attr, int64_t dim
   return dim < 0 ? dim + bound : dim;
 }
 
+// An arg reduction over an empty dimension has no answer when the output has elements
+// (numpy raises too).
+Status CheckNotEmpty(const OpContext& ctx, int64_t axis) {
+  const auto& dims = ctx.input(0).dims;
+  if (dims.empty() || dims[static_cast<size_t>(axis)] != 0) return Status::Ok();
+  for (size_t d = 0; d < dims.size(); ++d) {
+    if (d != static_cast<size_t>(axis) && dims[d] == 0) return Status::Ok();  // empty output
+  }
+  return ctx.Fail(StatusCode::kOpInputNotMatch,
+                  "{} shape [{}] is empty along the reduced dimension {}", ctx.InputName(0),
+                  fmt::join(dims, ", "), axis);
+}
+
 std::vector<int64_t> ArgDims(const std::vector<int64_t>& dims, int64_t axis, bool keep_dims) {
   std::vector<int64_t> out;
   for (size_t d = 0; d < dims.size(); ++d) {
@@ -428,6 +463,7 @@ OpDef ArgOp(std::string type, ArgKind2 kind, bool from_attr) {
         int64_t axis, CheckDimension(ctx, from_attr, raw, static_cast<int64_t>(x.dims.size())));
     const DataType dtype = ctx.GetType("dtype");
     ACLSIM_RETURN_IF_ERROR(CheckIndexDtype(ctx, dtype));
+    ACLSIM_RETURN_IF_ERROR(CheckNotEmpty(ctx, axis));
     ctx.SetOutput(0, dtype, ArgDims(x.dims, axis, false));
     return Status::Ok();
   };
@@ -457,6 +493,7 @@ OpDef ArgWithValueOp(std::string type, ArgKind2 kind) {
     const auto& x = ctx.input(0);
     ACLSIM_ASSIGN_OR_RETURN(int64_t axis, CheckDimension(ctx, true, ctx.GetInt("dimension"),
                                                          static_cast<int64_t>(x.dims.size())));
+    ACLSIM_RETURN_IF_ERROR(CheckNotEmpty(ctx, axis));
     auto dims = ArgDims(x.dims, axis, ctx.GetBool("keep_dims"));
     ctx.SetOutput(0, DataType::kInt32, dims);
     ctx.SetOutput(1, x.dtype, dims);

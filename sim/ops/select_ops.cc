@@ -675,6 +675,15 @@ using AccT =
     std::conditional_t<std::is_integral_v<T> && !std::is_same_v<T, bool>,
                        std::conditional_t<std::is_unsigned_v<T>, uint64_t, int64_t>, ComputeT<T>>;
 
+template <typename A>
+A AddWrap(A a, A b) {
+  if constexpr (std::is_integral_v<A>) {
+    return static_cast<A>(static_cast<uint64_t>(a) + static_cast<uint64_t>(b));
+  } else {
+    return a + b;
+  }
+}
+
 OpDef CumsumOp(bool axis_attr) {
   OpDef def;
   def.type = axis_attr ? "CumsumD" : "Cumsum";
@@ -723,13 +732,13 @@ OpDef CumsumOp(bool axis_attr) {
             const int64_t j = reverse ? n - 1 - s : s;
             const int64_t pos = (o * n + j) * inner + i;
             const A v = static_cast<A>(ToCompute(px[pos]));
-            if (!exclusive) acc += v;
+            if (!exclusive) acc = AddWrap(acc, v);
             if constexpr (std::is_integral_v<A>) {
               py[pos] = static_cast<T>(acc);
             } else {
               py[pos] = FromCompute<T>(acc);
             }
-            if (exclusive) acc += v;
+            if (exclusive) acc = AddWrap(acc, v);
           }
         }
       }

@@ -147,6 +147,13 @@ TEST(ReduceOps, Int32SumAndMeanTruncate) {
   EXPECT_EQ(r.outputs[0].As<int32_t>(), (std::vector<int32_t>{-6, 4}));
 }
 
+TEST(ReduceOps, IntegerSumWraps) {
+  driver::OpCall call = MakeCall("ReduceSum", {Desc(DataType::kInt64, {2}), Axes({0})});
+  auto r = RunOp(call, {Bytes::Of<int64_t>({std::numeric_limits<int64_t>::max(), 1})});
+  ASSERT_TRUE(r.status.ok()) << r.status.message();
+  EXPECT_EQ(r.outputs[0].As<int64_t>()[0], std::numeric_limits<int64_t>::min());
+}
+
 TEST(ReduceOps, MaxPropagatesNan) {
   const float nan = std::numeric_limits<float>::quiet_NaN();
   auto r = Reduce("ReduceMax", {1}, false, {1, nan, 3, 4, 5, 6});
@@ -295,6 +302,12 @@ TEST(ArgOps, Errors) {
   r = RunOp(call, {});
   EXPECT_EQ(r.status.code(), StatusCode::kOpAttrNotMatch);
   EXPECT_NE(r.status.message().find("'dimension'"), std::string::npos) << r.status.message();
+
+  call = MakeCall("ArgMaxD", {Desc(DataType::kFloat, {2, 0})});
+  call.attrs["dimension"] = int64_t{1};
+  r = RunOp(call, {});
+  EXPECT_EQ(r.status.code(), StatusCode::kOpInputNotMatch);
+  EXPECT_NE(r.status.message().find("empty"), std::string::npos) << r.status.message();
 
   call = MakeCall("ArgMaxD", {Desc(DataType::kFloat, {2, 3})});
   call.attrs["dimension"] = int64_t{0};
