@@ -289,15 +289,16 @@ Status RunReduce(const ReduceSpec& spec, RunContext& ctx) {
     return Status::Ok();
   }
   if (spec.kind == ReduceKind::kAll || spec.kind == ReduceKind::kAny) {
-    const bool* px = x.ptr<const bool>();
-    bool* py = y.ptr<bool>();
+    // Bytes, not bool loads: any non-zero byte is true.
+    const uint8_t* px = x.ptr<const uint8_t>();
+    uint8_t* py = y.ptr<uint8_t>();
     const bool all = spec.kind == ReduceKind::kAll;
-    std::fill(py, py + y.numel(), all);
+    std::fill(py, py + y.numel(), static_cast<uint8_t>(all));
     ForEachReduced(x.dims, plan.reduced, [&](int64_t i, int64_t o) {
       if (all) {
-        py[o] = py[o] && px[i];
+        py[o] = py[o] && px[i] != 0;
       } else {
-        py[o] = py[o] || px[i];
+        py[o] = py[o] || px[i] != 0;
       }
     });
     return Status::Ok();

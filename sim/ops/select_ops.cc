@@ -647,9 +647,16 @@ OpDef NonZeroOp(std::string type, bool has_attrs) {
     std::vector<int64_t> hits;
     ACLSIM_RETURN_IF_ERROR(DispatchType(x.dtype, [&](auto tag) -> Status {
       using T = decltype(tag);
-      const T* px = x.ptr<const T>();
-      for (int64_t i = 0; i < total; ++i) {
-        if (ToCompute(px[i]) != ComputeT<T>{0}) hits.push_back(i);
+      if constexpr (std::is_same_v<T, bool>) {
+        const auto* bytes = x.ptr<const uint8_t>();  // any non-zero byte is true
+        for (int64_t i = 0; i < total; ++i) {
+          if (bytes[i] != 0) hits.push_back(i);
+        }
+      } else {
+        const T* px = x.ptr<const T>();
+        for (int64_t i = 0; i < total; ++i) {
+          if (ToCompute(px[i]) != ComputeT<T>{0}) hits.push_back(i);
+        }
       }
       return Status::Ok();
     }));
