@@ -171,6 +171,20 @@ Status RunGather(GatherAxis from, RunContext& ctx) {
   return Status::Ok();
 }
 
+// Gathers read only the rows they gather (plus the indices), not all of x: an embedding
+// lookup into a large table costs the looked-up rows.
+driver::KernelWork GatherWork(const OpContext& ctx, const driver::DeviceProps& props,
+                              uint32_t* blocks) {
+  auto work = DefaultWork(ctx, props, blocks);
+  uint64_t read = std::min<uint64_t>(ctx.input(0).ByteSize(), ctx.output(0).ByteSize());
+  for (size_t i = 1; i < ctx.num_inputs(); ++i) {
+    if (ctx.has_input(i)) read += ctx.input(i).ByteSize();
+  }
+  work.gm_read_bytes = read;
+  work.ub_bytes = read + work.gm_write_bytes;
+  return work;
+}
+
 OpDef GatherOp(std::string type, GatherAxis from) {
   OpDef def;
   def.type = std::move(type);
@@ -192,6 +206,7 @@ OpDef GatherOp(std::string type, GatherAxis from) {
   }
   def.infer = [from](OpContext& ctx) { return InferGather(from, ctx); };
   def.run = [from](RunContext& ctx) { return RunGather(from, ctx); };
+  def.work = GatherWork;
   return def;
 }
 
@@ -253,6 +268,7 @@ OpDef GatherElementsOp() {
     }
     return Status::Ok();
   };
+  def.work = GatherWork;
   return def;
 }
 
@@ -312,6 +328,7 @@ OpDef GatherNdOp() {
     }
     return Status::Ok();
   };
+  def.work = GatherWork;
   return def;
 }
 

@@ -23,6 +23,17 @@ TEST(GatherOps, GatherV2Axis0IsEmbeddingLookup) {
   EXPECT_EQ(r.outputs[0].As<float>(), (std::vector<float>{20, 21, 0, 1, 10, 11, 10, 11}));
 }
 
+TEST(GatherOps, EmbeddingLookupWorkReadsOnlyGatheredRows) {
+  // 1 Mi x 64 fp32 table (256 MiB), 8 looked-up rows.
+  driver::OpCall call = MakeCall("GatherV2", {Desc(DataType::kFloat, {1 << 20, 64}),
+                                              Desc(DataType::kInt32, {8}), Scalar32(0)});
+  auto kernel = SimOpLibrary::Instance().Compile(call, TestProps());
+  ASSERT_TRUE(kernel.ok()) << kernel.status().message();
+  EXPECT_EQ(kernel.value()->engine(), driver::Engine::kAiVector);
+  EXPECT_EQ(kernel.value()->work().gm_read_bytes, 8u * 64 * 4 + 8 * 4 + 4);
+  EXPECT_EQ(kernel.value()->work().gm_write_bytes, 8u * 64 * 4);
+}
+
 TEST(GatherOps, GatherV2NegativeAxisScalarIndex) {
   driver::OpCall call = MakeCall(
       "GatherV2", {Desc(DataType::kInt32, {2, 3}), Desc(DataType::kInt64, {}), Scalar32(-1)});
