@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <numeric>
+#include <utility>
 
 namespace aclsim::sim {
 
@@ -38,15 +39,23 @@ uint64_t EngineTimeline::Grant(const TaskCost& cost, uint64_t earliest,
   }
   std::vector<uint64_t>& slots = free_at_[static_cast<size_t>(cost.engine)];
   const size_t k = std::min<size_t>(cost.slots, slots.size());
-  // The k earliest-free slots, ties broken by index (stable sort of indices).
-  std::vector<size_t> order(slots.size());
-  std::iota(order.begin(), order.end(), 0);
-  std::stable_sort(order.begin(), order.end(),
-                   [&slots](size_t a, size_t b) { return slots[a] < slots[b]; });
   uint64_t start = earliest;
-  for (size_t i = 0; i < k; ++i) start = std::max(start, slots[order[i]]);
+  if (k == slots.size()) {  // every slot: no choice to make
+    for (uint64_t free_at : slots) start = std::max(start, free_at);
+    const uint64_t end = start + duration_at(start);
+    std::fill(slots.begin(), slots.end(), end);
+    *end_out = end;
+    return start;
+  }
+  // The k earliest-free slots, ties broken by index: the k smallest (free_at, index) pairs
+  // (a strict total order, so the chosen set is unique).
+  thread_local std::vector<std::pair<uint64_t, size_t>> order;
+  order.clear();
+  for (size_t i = 0; i < slots.size(); ++i) order.emplace_back(slots[i], i);
+  std::nth_element(order.begin(), order.begin() + static_cast<std::ptrdiff_t>(k) - 1, order.end());
+  for (size_t i = 0; i < k; ++i) start = std::max(start, order[i].first);
   const uint64_t end = start + duration_at(start);
-  for (size_t i = 0; i < k; ++i) slots[order[i]] = end;
+  for (size_t i = 0; i < k; ++i) slots[order[i].second] = end;
   *end_out = end;
   return start;
 }

@@ -21,30 +21,35 @@ namespace aclsim::api {
 Result<std::vector<core::OpTensorArg>> TensorArgs(int count, const aclTensorDesc* const* descs,
                                                   const aclDataBuffer* const* buffers,
                                                   const char* desc_what, const char* buffer_what) {
-  if (count < 0)
+  if (count < 0) {
     return Err(StatusCode::kInvalidParam, "the {} count {} is negative", desc_what, count);
+  }
   if (count > 0 && descs == nullptr) {
     return Err(StatusCode::kInvalidParam, "{} is NULL but its count is {}", desc_what, count);
   }
   if (count > 0 && buffer_what != nullptr && buffers == nullptr) {
     return Err(StatusCode::kInvalidParam, "{} is NULL but its count is {}", buffer_what, count);
   }
-  std::vector<core::OpTensorArg> args;
-  args.reserve(static_cast<size_t>(count));
+  std::vector<core::OpTensorArg> args(static_cast<size_t>(count));
   for (int i = 0; i < count; ++i) {
-    const std::string what = fmt::format("{}[{}]", desc_what, i);
-    ACLSIM_ASSIGN_OR_RETURN(auto desc, core::LookupHandle<aclTensorDesc>(descs[i], what.c_str()));
-    core::OpTensorArg arg;
-    arg.desc = desc->desc;
-    arg.on_host = desc->placement != ACL_MEMTYPE_DEVICE;
-    if (buffer_what != nullptr) {
-      const std::string bwhat = fmt::format("{}[{}]", buffer_what, i);
-      ACLSIM_ASSIGN_OR_RETURN(auto buffer,
-                              core::LookupHandle<aclDataBuffer>(buffers[i], bwhat.c_str()));
-      arg.data = buffer->data;
-      arg.size = buffer->size;
+    core::OpTensorArg& arg = args[static_cast<size_t>(i)];
+    // The element's name ("inputDesc[1]") is formatted only when the lookup fails.
+    auto desc = core::LookupHandle<aclTensorDesc>(descs[i], desc_what);
+    if (!desc.ok()) {
+      return Status(desc.status().code(),
+                    fmt::format("{}[{}]: {}", desc_what, i, desc.status().message()));
     }
-    args.push_back(std::move(arg));
+    arg.desc = desc.value()->desc;
+    arg.on_host = desc.value()->placement != ACL_MEMTYPE_DEVICE;
+    if (buffer_what != nullptr) {
+      auto buffer = core::LookupHandle<aclDataBuffer>(buffers[i], buffer_what);
+      if (!buffer.ok()) {
+        return Status(buffer.status().code(),
+                      fmt::format("{}[{}]: {}", buffer_what, i, buffer.status().message()));
+      }
+      arg.data = buffer.value()->data;
+      arg.size = buffer.value()->size;
+    }
   }
   return args;
 }

@@ -1,6 +1,8 @@
 // OpCache (core/op_cache.h).
 #include "core/op_cache.h"
 
+#include <fmt/format.h>
+
 #include <cstdlib>
 #include <string_view>
 
@@ -10,20 +12,25 @@ namespace aclsim::core {
 
 namespace {
 
+void AppendInt(std::string* key, int64_t value) {
+  const fmt::format_int text(value);
+  key->append(text.data(), text.size());
+}
+
 void AppendDesc(std::string* key, const driver::TensorDesc& desc, bool with_dims) {
-  key->append(std::to_string(static_cast<int32_t>(desc.dtype)));
+  AppendInt(key, static_cast<int32_t>(desc.dtype));
   key->push_back(',');
-  key->append(std::to_string(static_cast<int32_t>(desc.format)));
+  AppendInt(key, static_cast<int32_t>(desc.format));
   key->push_back(',');
-  key->append(std::to_string(static_cast<int32_t>(desc.storage_format)));
+  AppendInt(key, static_cast<int32_t>(desc.storage_format));
   key->push_back(with_dims ? '[' : '<');
   if (with_dims) {
     for (int64_t dim : desc.dims) {
-      key->append(std::to_string(dim));
+      AppendInt(key, dim);
       key->push_back(' ');
     }
   } else {
-    key->append(std::to_string(desc.dims.size()));
+    AppendInt(key, static_cast<int64_t>(desc.dims.size()));
   }
   key->push_back(']');
   if (desc.value) {
@@ -100,11 +107,11 @@ std::shared_ptr<const driver::OpKernel> OpCache::Find(const std::string& key) {
   return it->second->kernel;
 }
 
-Result<std::shared_ptr<const driver::OpKernel>> OpCache::GetOrCompile(const std::string& key,
-                                                                      const std::string& binary_key,
-                                                                      const CompileFn& compile,
-                                                                      OpCacheOutcome* outcome) {
+Result<std::shared_ptr<const driver::OpKernel>> OpCache::GetOrCompile(
+    const std::string& key, const std::function<std::string()>& make_binary_key,
+    const CompileFn& compile, OpCacheOutcome* outcome) {
   bool binary_cached = false;
+  std::string binary_key;
   {
     std::lock_guard<std::mutex> lock(mu_);
     auto it = index_.find(key);
@@ -114,6 +121,10 @@ Result<std::shared_ptr<const driver::OpKernel>> OpCache::GetOrCompile(const std:
       *outcome = OpCacheOutcome::kHit;
       return it->second->kernel;
     }
+  }
+  binary_key = make_binary_key();
+  {
+    std::lock_guard<std::mutex> lock(mu_);
     binary_cached = binaries_.count(binary_key) != 0;
   }
   ACLSIM_ASSIGN_OR_RETURN(auto kernel, compile());

@@ -54,11 +54,11 @@ class OpCache {
   static size_t MaxBytesFromEnv();
 
   using CompileFn = std::function<Result<std::shared_ptr<const driver::OpKernel>>()>;
-  // The kernel for `key`, compiling it with `compile` on a miss. *outcome says which.
-  Result<std::shared_ptr<const driver::OpKernel>> GetOrCompile(const std::string& key,
-                                                               const std::string& binary_key,
-                                                               const CompileFn& compile,
-                                                               OpCacheOutcome* outcome);
+  // The kernel for `key`, compiling it with `compile` on a miss (`binary_key` is called only
+  // then). *outcome says which.
+  Result<std::shared_ptr<const driver::OpKernel>> GetOrCompile(
+      const std::string& key, const std::function<std::string()>& binary_key,
+      const CompileFn& compile, OpCacheOutcome* outcome);
   // Lookup only (nullptr on a miss); counts a hit when found.
   std::shared_ptr<const driver::OpKernel> Find(const std::string& key);
   OpCacheStats stats() const;

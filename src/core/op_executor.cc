@@ -84,7 +84,7 @@ Result<std::shared_ptr<const driver::OpKernel>> CompileCached(Runtime& runtime, 
   ACLSIM_ASSIGN_OR_RETURN(const driver::OpLibrary* library, OpLibraryOf(runtime));
   OpCacheOutcome outcome = OpCacheOutcome::kHit;
   auto kernel = runtime.op_cache().GetOrCompile(
-      OpCacheKey(call, true), OpCacheKey(call, false),
+      OpCacheKey(call, true), [&call] { return OpCacheKey(call, false); },
       [&]() -> Result<std::shared_ptr<const driver::OpKernel>> {
         auto compiled = library->Compile(call, device.props());
         if (compiled.ok() && !compiled.value()->call().ignored_attrs.empty()) {
@@ -153,7 +153,9 @@ Status ExecuteOp(Runtime& runtime, Stream& stream, OpLaunch launch,
   auto host_copies = std::make_shared<std::vector<std::vector<uint8_t>>>();
   host_copies->reserve(launch.inputs.size());
   std::vector<driver::KernelBuffer> inputs;
+  inputs.reserve(resolved.inputs.size());
   driver::KernelWork work = kernel->work();
+  work.buffers.reserve(resolved.inputs.size() + resolved.outputs.size());
   for (size_t i = 0; i < resolved.inputs.size(); ++i) {
     const auto& desc = resolved.inputs[i];
     if (i >= launch.inputs.size() || desc.absent()) {

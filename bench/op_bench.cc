@@ -1,0 +1,235 @@
+// Single ops through the public API, each next to a reference from the same run:
+//   * host cost of aclopExecuteV2 on a cached small op (target <= 2 us) vs aclrtMemcpyAsync
+//     enqueue of 4 KiB;
+//   * functional MatMul fp32 1024^3 (aclopExecuteV2 + sync, wall time) vs the same Eigen
+//     product called directly (target >= 0.8x the direct speed);
+//   * functional Add of 16M fp32 (bytes moved per second) vs memcpy bandwidth.
+//
+//   op_bench [--benchmark_filter=...]   writes op_bench.json
+#include <benchmark/benchmark.h>
+
+#include <Eigen/Dense>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "acl/acl.h"
+
+namespace {
+
+constexpr int kSyncEvery = 256;
+
+struct Op {
+  std::vector<aclTensorDesc*> in_desc, out_desc;
+  std::vector<aclDataBuffer*> in, out;
+  std::vector<void*> device;
+  aclopAttr* attr = nullptr;
+
+  void AddTensor(bool input, aclDataType type, std::vector<int64_t> dims, size_t element) {
+    size_t bytes = element;
+    for (int64_t d : dims) bytes *= static_cast<size_t>(d);
+    void* ptr = nullptr;
+    if (aclrtMalloc(&ptr, bytes, ACL_MEM_MALLOC_HUGE_FIRST) != ACL_SUCCESS ||
+        aclrtMemset(ptr, bytes, 0, bytes) != ACL_SUCCESS) {
+      std::fprintf(stderr, "device memory: %s\n", aclGetRecentErrMsg());
+      std::exit(1);
+    }
+    device.push_back(ptr);
+    auto* desc =
+        aclCreateTensorDesc(type, static_cast<int>(dims.size()), dims.data(), ACL_FORMAT_ND);
+    (input ? in_desc : out_desc).push_back(desc);
+    (input ? in : out).push_back(aclCreateDataBuffer(ptr, bytes));
+  }
+  aclError Run(const char* type, aclrtStream stream) {
+    return aclopExecuteV2(type, static_cast<int>(in.size()), in_desc.data(), in.data(),
+                          static_cast<int>(out.size()), out_desc.data(), out.data(), attr, stream);
+  }
+  ~Op() {
+    for (auto* d : in_desc) aclDestroyTensorDesc(d);
+    for (auto* d : out_desc) aclDestroyTensorDesc(d);
+    for (auto* b : in) aclDestroyDataBuffer(b);
+    for (auto* b : out) aclDestroyDataBuffer(b);
+    for (void* p : device) aclrtFree(p);
+    if (attr != nullptr) aclopDestroyAttr(attr);
+  }
+};
+
+struct Fixture {
+  aclrtStream stream = nullptr;
+  Fixture() {
+    if (aclInit(nullptr) != ACL_SUCCESS || aclrtSetDevice(0) != ACL_SUCCESS ||
+        aclrtCreateStream(&stream) != ACL_SUCCESS) {
+      std::fprintf(stderr, "setup failed: %s\n", aclGetRecentErrMsg());
+      std::exit(1);
+    }
+  }
+  ~Fixture() {
+    aclrtDestroyStream(stream);
+    aclrtResetDevice(0);
+    aclFinalize();
+  }
+};
+
+Fixture& Acl() {
+  static Fixture fixture;
+  return fixture;
+}
+
+void Check(aclError err, const char* what) {
+  if (err != ACL_SUCCESS) {
+    std::fprintf(stderr, "%s failed: %d %s\n", what, err, aclGetRecentErrMsg());
+    std::exit(1);
+  }
+}
+
+void BM_ReferenceMemcpyAsyncEnqueue(benchmark::State& state) {
+  Fixture& acl = Acl();
+  void* device = nullptr;
+  void* host = nullptr;
+  Check(aclrtMalloc(&device, 4096, ACL_MEM_MALLOC_NORMAL_ONLY), "aclrtMalloc");
+  Check(aclrtMallocHost(&host, 4096), "aclrtMallocHost");
+  int n = 0;
+  for (auto _ : state) {
+    aclrtMemcpyAsync(device, 4096, host, 4096, ACL_MEMCPY_HOST_TO_DEVICE, acl.stream);
+    if (++n % kSyncEvery == 0) aclrtSynchronizeStream(acl.stream);
+  }
+  aclrtSynchronizeStream(acl.stream);
+  aclrtFree(device);
+  aclrtFreeHost(host);
+}
+BENCHMARK(BM_ReferenceMemcpyAsyncEnqueue);
+
+void BM_ExecuteV2CachedSmallOp(benchmark::State& state) {
+  Fixture& acl = Acl();
+  Op op;
+  for (int i = 0; i < 2; ++i) op.AddTensor(true, ACL_FLOAT16, {16, 64}, 2);
+  op.AddTensor(false, ACL_FLOAT16, {16, 64}, 2);
+  Check(op.Run("Add", acl.stream), "Add (compile)");
+  int n = 0;
+  for (auto _ : state) {
+    op.Run("Add", acl.stream);
+    if (++n % kSyncEvery == 0) aclrtSynchronizeStream(acl.stream);
+  }
+  aclrtSynchronizeStream(acl.stream);
+}
+BENCHMARK(BM_ExecuteV2CachedSmallOp);
+
+constexpr int64_t kN = 1024;
+
+void BM_MatMul1024Functional(benchmark::State& state) {
+  Fixture& acl = Acl();
+  Op op;
+  op.AddTensor(true, ACL_FLOAT, {kN, kN}, 4);
+  op.AddTensor(true, ACL_FLOAT, {kN, kN}, 4);
+  op.AddTensor(false, ACL_FLOAT, {kN, kN}, 4);
+  Check(op.Run("MatMul", acl.stream), "MatMul");
+  Check(aclrtSynchronizeStream(acl.stream), "sync");
+  for (auto _ : state) {
+    op.Run("MatMul", acl.stream);
+    aclrtSynchronizeStream(acl.stream);
+  }
+}
+BENCHMARK(BM_MatMul1024Functional)->Unit(benchmark::kMillisecond)->Iterations(5);
+
+void BM_ReferenceEigenGemm1024(benchmark::State& state) {
+  Eigen::MatrixXf a = Eigen::MatrixXf::Random(kN, kN);
+  Eigen::MatrixXf b = Eigen::MatrixXf::Random(kN, kN);
+  Eigen::MatrixXf c(kN, kN);
+  for (auto _ : state) {
+    c.noalias() = a * b;
+    benchmark::DoNotOptimize(c.data());
+  }
+}
+BENCHMARK(BM_ReferenceEigenGemm1024)->Unit(benchmark::kMillisecond)->Iterations(5);
+
+constexpr int64_t k16M = int64_t{16} << 20;
+
+void BM_Add16MFunctional(benchmark::State& state) {
+  Fixture& acl = Acl();
+  Op op;
+  op.AddTensor(true, ACL_FLOAT, {k16M}, 4);
+  op.AddTensor(true, ACL_FLOAT, {k16M}, 4);
+  op.AddTensor(false, ACL_FLOAT, {k16M}, 4);
+  Check(op.Run("Add", acl.stream), "Add");
+  Check(aclrtSynchronizeStream(acl.stream), "sync");
+  for (auto _ : state) {
+    op.Run("Add", acl.stream);
+    aclrtSynchronizeStream(acl.stream);
+  }
+  state.SetBytesProcessed(state.iterations() * 3 * k16M * 4);  // 2 reads + 1 write
+}
+BENCHMARK(BM_Add16MFunctional)->Unit(benchmark::kMillisecond)->Iterations(10);
+
+void BM_ReferenceMemcpy64MiB(benchmark::State& state) {
+  std::vector<char> src(k16M * 4, 1), dst(k16M * 4);
+  for (auto _ : state) {
+    std::memcpy(dst.data(), src.data(), src.size());
+    benchmark::DoNotOptimize(dst.data());
+  }
+  state.SetBytesProcessed(state.iterations() * 2 * k16M * 4);  // 1 read + 1 write
+}
+BENCHMARK(BM_ReferenceMemcpy64MiB)->Unit(benchmark::kMillisecond)->Iterations(10);
+
+class RatioReporter : public benchmark::ConsoleReporter {
+ public:
+  void ReportRuns(const std::vector<Run>& runs) override {
+    ConsoleReporter::ReportRuns(runs);
+    for (const Run& run : runs) {
+      ns_[run.benchmark_name()] = run.GetAdjustedRealTime();
+      auto it = run.counters.find("bytes_per_second");
+      if (it != run.counters.end()) bps_[run.benchmark_name()] = it->second;
+    }
+  }
+  void Finalize() override {
+    ConsoleReporter::Finalize();
+    auto find = [&](const char* prefix) {
+      for (const auto& [name, v] : ns_) {
+        if (name.rfind(prefix, 0) == 0) return std::make_pair(name, v);
+      }
+      return std::make_pair(std::string(), 0.0);
+    };
+    auto exec = find("BM_ExecuteV2CachedSmallOp");
+    auto enqueue = find("BM_ReferenceMemcpyAsyncEnqueue");
+    std::printf(
+        "\naclopExecuteV2 (cached)  %8.0f ns vs aclrtMemcpyAsync %8.0f ns = %5.2fx   "
+        "target <= 2000 ns: %s\n",
+        exec.second, enqueue.second, exec.second / enqueue.second,
+        exec.second <= 2000 ? "met" : "MISSED");
+    auto mm = find("BM_MatMul1024Functional");
+    auto eigen = find("BM_ReferenceEigenGemm1024");
+    const double speed = mm.second > 0 ? eigen.second / mm.second : 0;
+    std::printf(
+        "MatMul fp32 1024^3       %8.1f ms vs Eigen directly %8.1f ms = %5.2fx the "
+        "direct speed   target >= 0.8x: %s\n",
+        mm.second, eigen.second, speed, speed >= 0.8 ? "met" : "MISSED");
+    auto add = find("BM_Add16MFunctional");
+    auto copy = find("BM_ReferenceMemcpy64MiB");
+    const double add_gbs = bps_[add.first] / 1e9;
+    const double copy_gbs = bps_[copy.first] / 1e9;
+    std::printf("Add fp32 16M             %8.2f GB/s vs memcpy %8.2f GB/s = %5.2fx\n", add_gbs,
+                copy_gbs, copy_gbs > 0 ? add_gbs / copy_gbs : 0);
+  }
+
+ private:
+  std::map<std::string, double> ns_;
+  std::map<std::string, double> bps_;
+};
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  std::vector<char*> args(argv, argv + argc);
+  std::string out = "--benchmark_out=op_bench.json";
+  bool has_out = false;
+  for (int i = 1; i < argc; ++i) has_out |= std::strncmp(argv[i], "--benchmark_out=", 16) == 0;
+  if (!has_out) args.push_back(out.data());
+  int count = static_cast<int>(args.size());
+  benchmark::Initialize(&count, args.data());
+  RatioReporter reporter;
+  benchmark::RunSpecifiedBenchmarks(&reporter);
+  benchmark::Shutdown();
+  return 0;
+}
