@@ -356,9 +356,9 @@ OpDef ConcatOp(std::string type, AxisAt at) {
       def.inputs = {x, dim};
       break;
   }
-  // N: the prototype default is 1, but the count given decides (rule 3); -1 = "from the
-  // count" so that a caller who omits N is not held to 1. Infer records the real count.
-  def.attrs.push_back(OptAttr("N", AttrType::kInt, int64_t{-1}));
+  // N: the prototype default is 1, but when the caller omits N the count given decides
+  // (rule 3; the library sizes x* from N only when the caller set it). Infer records it.
+  def.attrs.push_back(OptAttr("N", AttrType::kInt, int64_t{1}));
   def.outputs = {Out("y", AllTypes())};
   def.infer = [at](OpContext& ctx) { return InferConcat(ctx, at); };
   def.run = [at](RunContext& ctx) { return RunConcat(ctx, at); };
@@ -731,7 +731,7 @@ void RegisterArrayOps(OpRegistry& registry) {
   pack.inputs = {DynIn("x", all)};
   pack.outputs = {Out("y", all)};
   pack.attrs = {OptAttr("axis", AttrType::kInt, int64_t{0}),
-                OptAttr("N", AttrType::kInt, int64_t{-1})};  // -1: the count given (see Concat)
+                OptAttr("N", AttrType::kInt, int64_t{1})};  // omitted: the count given
   pack.infer = InferPack;
   pack.run = RunPack;
   registry.Add(std::move(pack));

@@ -333,6 +333,10 @@ Status SimOpLibrary::InferShape(driver::OpCall* call) const {
     }
     ++it;
   }
+  // The caller's N / num_split size a dynamic argument; a prototype default does not (an
+  // omitted N means "as many as given", cann_ops.md 0.2 rule 3).
+  const int64_t dynamic_inputs = DynamicCountHint(*def, call->attrs, false);
+  const int64_t dynamic_outputs_hint = DynamicCountHint(*def, call->attrs, true);
   for (const auto& attr : def->attrs) {
     if (call->attrs.count(attr.name) != 0) continue;
     if (!attr.default_value) {
@@ -343,8 +347,7 @@ Status SimOpLibrary::InferShape(driver::OpCall* call) const {
   }
 
   // Inputs and outputs against the prototype.
-  auto in_ranges = MatchArgs(*def, def->inputs, call->inputs.size(),
-                             DynamicCountHint(*def, call->attrs, false), "input");
+  auto in_ranges = MatchArgs(*def, def->inputs, call->inputs.size(), dynamic_inputs, "input");
   if (!in_ranges.ok()) {
     return Status(StatusCode::kOpInputNotMatch, in_ranges.status().message());
   }
@@ -352,8 +355,8 @@ Status SimOpLibrary::InferShape(driver::OpCall* call) const {
       std::any_of(def->outputs.begin(), def->outputs.end(),
                   [](const ArgDef& a) { return a.kind == ArgKind::kDynamic; });
   if (call->outputs.empty() && !dynamic_outputs) call->outputs.resize(def->outputs.size());
-  auto out_ranges = MatchArgs(*def, def->outputs, call->outputs.size(),
-                              DynamicCountHint(*def, call->attrs, true), "output");
+  auto out_ranges =
+      MatchArgs(*def, def->outputs, call->outputs.size(), dynamic_outputs_hint, "output");
   if (!out_ranges.ok()) {
     return Status(StatusCode::kOpOutputNotMatch, out_ranges.status().message());
   }

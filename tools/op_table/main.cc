@@ -85,12 +85,12 @@ std::string Table() {
   out << "|---|---|---|---|---|---|\n";
   for (const auto& type : types) {
     const ops::OpDef* def = registry.Find(type);
-    const auto dtypes = def->inputs.empty() ? std::vector<driver::DataType>{}
-                                            : def->inputs.front().dtypes;
+    const auto dtypes =
+        def->inputs.empty() ? std::vector<driver::DataType>{} : def->inputs.front().dtypes;
     out << "| " << type << (def->dynamic_output_shape ? " (dynamic shape)" : "") << " | "
         << Escape(Args(def->inputs)) << " | " << Escape(Args(def->outputs)) << " | "
-        << Escape(Attrs(def->attrs)) << " | " << EngineName(def->engine) << " | "
-        << Dtypes(dtypes) << " |\n";
+        << Escape(Attrs(def->attrs)) << " | " << EngineName(def->engine) << " | " << Dtypes(dtypes)
+        << " |\n";
   }
   return out.str();
 }
