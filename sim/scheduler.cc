@@ -274,7 +274,7 @@ void Scheduler::CompleteLocked(const std::shared_ptr<SimTask>& t, Status status,
   }
   if (t->task.host_fn) work.dead_fns.push_back(std::move(t->task.host_fn));
   if (t->task.kernel_fn) {
-    work.dead_fns.push_back([fn = std::move(t->task.kernel_fn)] { (void)fn; });
+    work.dead_fns.emplace_back([fn = std::move(t->task.kernel_fn)] { (void)fn; });
   }
   t->run = RunState::kDone;
   t->status = std::move(status);

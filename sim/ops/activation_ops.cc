@@ -23,7 +23,7 @@ template <typename C>
 using MathT = std::conditional_t<std::is_floating_point_v<C>, C, double>;
 
 template <typename F>
-OpDef UnaryOp(std::string type, std::vector<DataType> dtypes, uint32_t ops, F f,
+OpDef UnaryOp(std::string type, const std::vector<DataType>& dtypes, uint32_t ops, F f,
               std::string in_name = "x", std::string out_name = "y") {
   OpDef def;
   def.type = std::move(type);
@@ -44,7 +44,7 @@ OpDef UnaryOp(std::string type, std::vector<DataType> dtypes, uint32_t ops, F f,
 // An activation computed in MathT, with per-call parameters: make(ctx) returns a generic
 // function of one MathT value.
 template <typename Make>
-OpDef ParamOp(std::string type, std::vector<DataType> dtypes, std::vector<AttrDef> attrs,
+OpDef ParamOp(std::string type, const std::vector<DataType>& dtypes, std::vector<AttrDef> attrs,
               uint32_t ops, Make make, std::string in_name = "x", std::string out_name = "y") {
   OpDef def;
   def.type = std::move(type);

@@ -298,6 +298,7 @@ void ConcatRows(const std::vector<const Tensor*>& xs, const Tensor& y, int64_t o
   const size_t size = ElemSize(y);
   auto* dst = static_cast<uint8_t*>(y.data);
   std::vector<size_t> rows;
+  rows.reserve(xs.size());
   for (const Tensor* x : xs) {
     rows.push_back(outer == 0 ? 0 : static_cast<size_t>(x->numel() / outer) * size);
   }
@@ -314,6 +315,7 @@ void SplitRows(const Tensor& x, const std::vector<Tensor*>& ys, int64_t outer) {
   const size_t size = ElemSize(x);
   const auto* src = static_cast<const uint8_t*>(x.data);
   std::vector<size_t> rows;
+  rows.reserve(ys.size());
   for (const Tensor* y : ys) {
     rows.push_back(outer == 0 ? 0 : static_cast<size_t>(y->numel() / outer) * size);
   }

@@ -197,7 +197,7 @@ Result<std::vector<int64_t>> Broadcast3(const OpContext& ctx, size_t a, size_t b
 
 // A binary op y = f(x1, x2) with broadcasting, computed in ComputeT of the dtype.
 template <bool kWithBool = false, typename F>
-OpDef BinaryOp(std::string type, std::vector<DataType> dtypes, uint32_t ops, F f) {
+OpDef BinaryOp(std::string type, const std::vector<DataType>& dtypes, uint32_t ops, F f) {
   OpDef def;
   def.type = std::move(type);
   def.inputs = {In("x1", dtypes), In("x2", dtypes)};
@@ -215,7 +215,7 @@ OpDef BinaryOp(std::string type, std::vector<DataType> dtypes, uint32_t ops, F f
 }
 
 template <bool kWithBool = false, typename F>
-OpDef CompareOp(std::string type, std::vector<DataType> dtypes, F f) {
+OpDef CompareOp(std::string type, const std::vector<DataType>& dtypes, F f) {
   OpDef def;
   def.type = std::move(type);
   def.inputs = {In("x1", dtypes), In("x2", dtypes)};
@@ -232,7 +232,7 @@ OpDef CompareOp(std::string type, std::vector<DataType> dtypes, F f) {
 }
 
 template <bool kWithBool = false, typename F>
-OpDef UnaryOp(std::string type, std::vector<DataType> dtypes, uint32_t ops, F f) {
+OpDef UnaryOp(std::string type, const std::vector<DataType>& dtypes, uint32_t ops, F f) {
   OpDef def;
   def.type = std::move(type);
   def.inputs = {In("x", dtypes)};
@@ -254,7 +254,7 @@ template <bool kWithBool = false, typename F>
 OpDef UnaryBoolOp(std::string type, std::vector<DataType> dtypes, F f) {
   OpDef def;
   def.type = std::move(type);
-  def.inputs = {In("x", dtypes)};
+  def.inputs = {In("x", std::move(dtypes))};
   def.outputs = {Out("y", {DataType::kBool})};
   def.infer = InferBoolLike;
   def.run = [f](RunContext& ctx) {
@@ -273,7 +273,7 @@ OpDef UnaryBoolOp(std::string type, std::vector<DataType> dtypes, F f) {
 // Unary op with the value computed in double from x and the call's attributes
 // (Muls, Adds, Fills, ...): make(ctx) returns the per-element function double -> double.
 template <bool kWithBool = false, typename Make>
-OpDef UnaryAttrOp(std::string type, std::vector<DataType> dtypes, std::vector<AttrDef> attrs,
+OpDef UnaryAttrOp(std::string type, const std::vector<DataType>& dtypes, std::vector<AttrDef> attrs,
                   uint32_t ops, Make make) {
   OpDef def;
   def.type = std::move(type);
@@ -325,7 +325,7 @@ Status RunCast(RunContext& ctx) {
       const int64_t n = x.numel();
       for (int64_t i = 0; i < n; ++i) {
         if constexpr (std::is_integral_v<TI> && std::is_integral_v<TO>) {
-          dst[i] = static_cast<TO>(src[i]);
+          dst[i] = static_cast<TO>(src[i]);  // NOLINT(bugprone-signed-char-misuse)
         } else {
           dst[i] = FromCompute<TO>(ToCompute(src[i]));
         }

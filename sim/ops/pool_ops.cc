@@ -225,7 +225,7 @@ RunFn PoolRun(PoolOptions opt) {
   };
 }
 
-OpDef PoolOp(std::string type, std::vector<DataType> types, PoolOptions opt) {
+OpDef PoolOp(std::string type, const std::vector<DataType>& types, PoolOptions opt) {
   OpDef def;
   def.type = std::move(type);
   def.inputs = {In("x", types)};

@@ -324,7 +324,7 @@ WorkFn ReduceWorkFn(uint32_t ops) {
   };
 }
 
-OpDef ReduceOp(std::string type, ReduceSpec spec, std::vector<DataType> dtypes,
+OpDef ReduceOp(std::string type, ReduceSpec spec, const std::vector<DataType>& dtypes,
                std::vector<AttrDef> extra_attrs = {}) {
   OpDef def;
   def.type = std::move(type);

@@ -755,7 +755,7 @@ OpDef CumsumOp(bool axis_attr) {
           for (int64_t s = 0; s < n; ++s) {
             const int64_t j = reverse ? n - 1 - s : s;
             const int64_t pos = (o * n + j) * inner + i;
-            const A v = static_cast<A>(ToCompute(px[pos]));
+            const A v = static_cast<A>(ToCompute(px[pos]));  // NOLINT(bugprone-signed-char-misuse)
             if (!exclusive) acc = AddWrap(acc, v);
             if constexpr (std::is_integral_v<A>) {
               py[pos] = static_cast<T>(acc);

@@ -68,7 +68,9 @@ std::vector<int64_t> ReadInts(const Tensor& t) {
     const T* src = t.ptr<const T>();
     for (size_t i = 0; i < out.size(); ++i) {
       out[i] = FromCompute<int64_t>(static_cast<double>(ToCompute(src[i])));
-      if constexpr (std::is_integral_v<T>) out[i] = static_cast<int64_t>(src[i]);
+      if constexpr (std::is_integral_v<T>) {
+        out[i] = static_cast<int64_t>(src[i]);  // NOLINT(bugprone-signed-char-misuse)
+      }
     }
     return Status::Ok();
   });

@@ -105,8 +105,8 @@ aclError aclopSetAttrListBool(aclopAttr* attr, const char* attrName, int numValu
                               const uint8_t* values) {
   return SetAttr(__func__, attr, attrName, [&]() -> Result<driver::AttrValue> {
     ACLSIM_RETURN_IF_ERROR(CheckList(numValues, values));
-    std::vector<bool> list;
-    for (int i = 0; i < numValues; ++i) list.push_back(values[i] != 0);
+    std::vector<bool> list(static_cast<size_t>(numValues));
+    for (int i = 0; i < numValues; ++i) list[static_cast<size_t>(i)] = values[i] != 0;
     return driver::AttrValue(std::move(list));
   });
 }

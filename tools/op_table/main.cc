@@ -66,7 +66,7 @@ std::string Attrs(const std::vector<ops::AttrDef>& attrs) {
   return out.empty() ? "-" : out;
 }
 
-std::string Escape(std::string text) {
+std::string Escape(const std::string& text) {
   std::string out;
   for (char c : text) {
     if (c == '|') out += "\\";
