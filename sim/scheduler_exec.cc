@@ -43,13 +43,10 @@ Status RunKernelBody(const driver::Task& task) {
   Status thrown = Guarded("kernel", [&] { body = task.kernel_fn(); });
   if (!thrown.ok()) body = Status(StatusCode::kInternal, thrown.message());
   if (body.ok()) return body;
-  uint32_t code = 507015;  // ACL_ERROR_RT_AICORE_EXCEPTION
+  uint32_t code = 507015;                                       // ACL_ERROR_RT_AICORE_EXCEPTION
   if (task.engine == driver::Engine::kAiVector) code = 507035;  // VECTOR_CORE_EXCEPTION
   if (task.engine == driver::Engine::kAiCpu) code = 507018;     // AICPU_EXCEPTION
-  return Status(StatusCode::kTaskFailed,
-                fmt::format("kernel {} failed: {}", task.name.empty() ? "?" : task.name,
-                            body.message()),
-                code);
+  return Status(StatusCode::kTaskFailed, body.message(), code);
 }
 
 }  // namespace
@@ -151,7 +148,9 @@ void Scheduler::Execute(const std::shared_ptr<SimTask>& t, StartInfo info) {
 
 Status Scheduler::FailureStatus(const SimTask& t, const Status& cause) const {
   const char* label = t.task.label != nullptr ? t.task.label : "";
-  const uint32_t code = t.fault_code != 0 ? t.fault_code : FailureCode(t.task.kind);
+  const uint32_t code = t.fault_code != 0     ? t.fault_code
+                        : cause.detail() != 0 ? cause.detail()
+                                              : FailureCode(t.task.kind);
   // The detail carries the task's runtime error code, which the next synchronisation reports.
   return Status(StatusCode::kTaskFailed,
                 fmt::format("device {} queue {} task {} ({}{}{}{}) failed: {}", t.dev->id,

@@ -7,6 +7,7 @@
 #include "api/op_objects.h"
 #include "common/float16.h"
 #include "core/handle_table.h"
+#include "core/runtime.h"
 
 using aclsim::Err;
 using aclsim::Result;
@@ -14,7 +15,6 @@ using aclsim::Status;
 using aclsim::StatusCode;
 namespace api = aclsim::api;
 namespace core = aclsim::core;
-
 
 float aclFloat16ToFloat(aclFloat16 value) { return aclsim::HalfToFloat(value); }
 
@@ -120,5 +120,52 @@ size_t aclDataTypeSize(aclDataType dataType) {
     }
     return Err(StatusCode::kInvalidParam, "dataType {} is not an aclDataType",
                api::EnumValue(dataType));
+  });
+}
+
+namespace {
+
+// The CANN attributes this installation supports: every one, except BF16 on SoCs without
+// bf16 units (Ascend910A, Ascend310P*), decided by device 0's SoC.
+const aclCannAttr kCannAttrs[] = {ACL_CANN_ATTR_INF_NAN, ACL_CANN_ATTR_BF16,
+                                  ACL_CANN_ATTR_JIT_COMPILE};
+
+Result<bool> CannAttrSupported(int attr) {
+  ACLSIM_ASSIGN_OR_RETURN(auto runtime, core::Runtime::Get());
+  switch (attr) {
+    case ACL_CANN_ATTR_INF_NAN:
+    case ACL_CANN_ATTR_JIT_COMPILE:
+      return true;
+    case ACL_CANN_ATTR_BF16: {
+      ACLSIM_ASSIGN_OR_RETURN(auto props, runtime->DeviceProps(0));
+      return props.soc_name.rfind("Ascend910B", 0) == 0 ||
+             props.soc_name.rfind("Ascend910_93", 0) == 0;
+    }
+    default:
+      return Err(StatusCode::kInvalidParam, "cannAttr {} is not an aclCannAttr", attr);
+  }
+}
+
+}  // namespace
+
+aclError aclGetCannAttributeList(const aclCannAttr** cannAttrList, size_t* num) {
+  return api::ApiCall(__func__, [&]() -> Status {
+    ACLSIM_RETURN_IF_ERROR(api::CheckNotNull(cannAttrList, "cannAttrList"));
+    ACLSIM_RETURN_IF_ERROR(api::CheckNotNull(num, "num"));
+    ACLSIM_ASSIGN_OR_RETURN(bool bf16, CannAttrSupported(ACL_CANN_ATTR_BF16));
+    // The list is static; without bf16 it is the list minus that entry.
+    static const aclCannAttr kWithoutBf16[] = {ACL_CANN_ATTR_INF_NAN, ACL_CANN_ATTR_JIT_COMPILE};
+    *cannAttrList = bf16 ? kCannAttrs : kWithoutBf16;
+    *num = bf16 ? 3 : 2;
+    return Status::Ok();
+  });
+}
+
+aclError aclGetCannAttribute(aclCannAttr cannAttr, int32_t* value) {
+  return api::ApiCall(__func__, [&]() -> Status {
+    ACLSIM_RETURN_IF_ERROR(api::CheckNotNull(value, "value"));
+    ACLSIM_ASSIGN_OR_RETURN(bool supported, CannAttrSupported(api::EnumValue(cannAttr)));
+    *value = supported ? 1 : 0;
+    return Status::Ok();
   });
 }

@@ -203,7 +203,7 @@ Status ExecuteOp(Runtime& runtime, Stream& stream, OpLaunch launch,
   task.engine = kernel->engine();
   task.blocks = kernel->blocks();
   task.work = std::move(work);
-  task.name = launch.type;
+  task.label = kernel->call().type.c_str();  // lives as long as the kernel the task holds
   task.kernel_fn = [kernel, inputs = std::move(inputs), outputs = std::move(outputs), host_copies,
                     dims]() { return kernel->Run(inputs, outputs, dims.get()); };
   ACLSIM_RETURN_IF_ERROR(Submit(stream, std::move(task)));

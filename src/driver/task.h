@@ -142,8 +142,6 @@ struct Task {
   // kTaskFailed and the engine's exception code (AI Core 507015, vector core 507035,
   // AI CPU 507018), its message naming the kernel's error.
   std::function<Status()> kernel_fn;
-  // kKernel: a name for logs and exception messages (the op type).
-  std::string name;
   std::function<void(uint64_t task_id)> external_start;
 
   // kKernel: where it runs, its block count and its work (cost model inputs).

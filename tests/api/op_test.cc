@@ -405,3 +405,73 @@ TEST_F(OpTest, OpTakesSimulatedTimeOnTheStream) {
 }
 
 }  // namespace
+
+namespace {
+
+TEST(CannAttributes, Ascend910B2SupportsAllThree) {
+  ASSERT_ACL_OK(aclInit(nullptr));
+  const aclCannAttr* list = nullptr;
+  size_t num = 0;
+  ASSERT_ACL_OK(aclGetCannAttributeList(&list, &num));
+  EXPECT_EQ(num, 3u);
+  int32_t value = -1;
+  ASSERT_ACL_OK(aclGetCannAttribute(ACL_CANN_ATTR_BF16, &value));
+  EXPECT_EQ(value, 1);
+  EXPECT_ACL_ERR(ACL_ERROR_INVALID_PARAM, aclGetCannAttribute, static_cast<aclCannAttr>(9), &value);
+  EXPECT_ACL_OK(aclFinalize());
+}
+
+TEST_F(OpTest, UnknownRankCompilesThenRunsConcreteShapes) {
+  const int64_t unknown_rank[1] = {-2};
+  aclTensorDesc* d = aclCreateTensorDesc(ACL_FLOAT, 1, unknown_rank, ACL_FORMAT_ND);
+  ASSERT_NE(d, nullptr);
+  descs_.push_back(d);
+  EXPECT_EQ(aclGetTensorDescNumDims(d), static_cast<size_t>(ACL_UNKNOWN_RANK));
+  const aclTensorDesc* in[1] = {d};
+  const aclTensorDesc* out[1] = {d};
+  ASSERT_ACL_OK(
+      aclopCompile("Relu", 1, in, 1, out, nullptr, ACL_ENGINE_SYS, ACL_COMPILE_SYS, nullptr));
+  aclTensorDesc* cin[1] = {Desc(ACL_FLOAT, {2, 2})};
+  aclTensorDesc* cout[1] = {Desc(ACL_FLOAT, {2, 2})};
+  aclDataBuffer* x[1] = {Device<float>({-1, 2, -3, 4})};
+  aclDataBuffer* y[1] = {Device<float>({}, 16)};
+  ASSERT_ACL_OK(aclopExecuteV2("Relu", 1, cin, x, 1, cout, y, nullptr, stream_));
+  EXPECT_EQ(Read<float>(y[0]), (std::vector<float>{0, 2, 0, 4}));
+}
+
+TEST_F(OpTest, NonZeroUpdatesTheOutputDescriptor) {
+  aclTensorDesc* in[1] = {Desc(ACL_FLOAT, {2, 3})};
+  aclTensorDesc* out[1] = {Desc(ACL_INT64, {6, 2})};  // the largest possible shape
+  aclDataBuffer* x[1] = {Device<float>({0, 1, 0, 2, 0, 3})};
+  aclDataBuffer* y[1] = {Device<int64_t>({}, 6 * 2 * 8)};
+  ASSERT_ACL_OK(aclopExecuteV2("NonZero", 1, in, x, 1, out, y, nullptr, stream_));
+  ASSERT_EQ(aclGetTensorDescNumDims(out[0]), 2u);
+  EXPECT_EQ(aclGetTensorDescDim(out[0], 0), 3);
+  EXPECT_EQ(aclGetTensorDescDim(out[0], 1), 2);
+  auto got = Read<int64_t>(y[0]);
+  EXPECT_EQ(std::vector<int64_t>(got.begin(), got.begin() + 6),
+            (std::vector<int64_t>{0, 1, 1, 0, 1, 2}));
+}
+
+TEST_F(OpTest, OutOfRangeGatherIndexFailsTheTaskNotTheProcess) {
+  aclTensorDesc* in[3] = {Desc(ACL_FLOAT, {3}), Desc(ACL_INT32, {2}), Desc(ACL_INT32, {})};
+  int32_t axis = 0;
+  ASSERT_ACL_OK(aclSetTensorConst(in[2], &axis, sizeof(axis)));
+  aclTensorDesc* out[1] = {Desc(ACL_FLOAT, {2})};
+  aclDataBuffer* axis_buffer = aclCreateDataBuffer(nullptr, 0);
+  buffers_.push_back(axis_buffer);
+  aclDataBuffer* a[3] = {Device<float>({1, 2, 3}), Device<int32_t>({0, 7}), axis_buffer};
+  aclDataBuffer* y[1] = {Device<float>({}, 8)};
+  ASSERT_ACL_OK(aclopExecuteV2("GatherV2", 3, in, a, 1, out, y, nullptr, stream_));
+  acltest::ClearRecentErrors();
+  const aclError err = aclrtSynchronizeStream(stream_);
+  EXPECT_EQ(err, ACL_ERROR_RT_VECTOR_CORE_EXCEPTION);
+  const std::string msg = acltest::TakeRecentErrors();
+  EXPECT_NE(msg.find("GatherV2"), std::string::npos) << msg;
+  // The stream is usable again.
+  aclDataBuffer* ok[3] = {a[0], Device<int32_t>({2, 0}), axis_buffer};
+  ASSERT_ACL_OK(aclopExecuteV2("GatherV2", 3, in, ok, 1, out, y, nullptr, stream_));
+  EXPECT_EQ(Read<float>(y[0]), (std::vector<float>{3, 1}));
+}
+
+}  // namespace
