@@ -9,6 +9,7 @@
 #include <filesystem>
 #include <fstream>
 #include <iterator>
+#include <random>
 #include <set>
 
 #include "core/op_model.h"
@@ -152,6 +153,37 @@ TEST(SingleOpJsonTest, CheckAgainstTheOpLibraryNamesTheOp) {
   status = CheckSingleOps(library, bad.value(), nullptr);
   EXPECT_FALSE(status.ok());
   EXPECT_EQ(status.message().rfind("op 0 (Add): ", 0), 0u) << status.message();
+}
+
+TEST(SingleOpJsonTest, MutatedFilesNeverCrash) {
+  std::ifstream in(std::string(ACLSIM_ATC_DATA) + "/ops.json");
+  const std::string good((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  ASSERT_TRUE(ParseSingleOpJson(good).ok());
+  std::mt19937 rng(42);
+  const char kBytes[] = "[]{}\",:-0123456789eE.aZ \n";
+  for (int round = 0; round < 3000; ++round) {
+    std::string text = good;
+    const int edits = 1 + static_cast<int>(rng() % 3);
+    for (int e = 0; e < edits; ++e) {
+      const size_t at = rng() % text.size();
+      switch (rng() % 3) {
+        case 0:
+          text[at] = kBytes[rng() % (sizeof(kBytes) - 1)];
+          break;
+        case 1:
+          text.erase(at, 1 + rng() % 8);
+          break;
+        default:
+          text.insert(at, 1, kBytes[rng() % (sizeof(kBytes) - 1)]);
+      }
+    }
+    auto ops = ParseSingleOpJson(text);
+    if (ops.ok()) {
+      for (const auto& op : ops.value()) EXPECT_FALSE(SingleOpFileName(op).empty());
+    } else {
+      EXPECT_FALSE(ops.status().message().empty());
+    }
+  }
 }
 
 // --- the command ----------------------------------------------------------------------------
