@@ -8,6 +8,7 @@
 
 #include "core/device.h"
 #include "core/memory_ops.h"
+#include "core/op_model.h"
 #include "core/streams.h"
 #include "dfx/log.h"
 
@@ -72,15 +73,18 @@ driver::OpCall CallOf(const OpLaunch& launch) {
   return call;
 }
 
-void ChargeCompile(Device& device, OpCacheOutcome outcome) {
+// A call a loaded single-op model matches has its binary already: tiling only.
+void ChargeCompile(Device& device, OpCacheOutcome outcome, bool from_model) {
   auto backend = device.backend();
   if (!backend.ok()) return;
+  if (from_model && outcome == OpCacheOutcome::kMiss) outcome = OpCacheOutcome::kIncremental;
   if (outcome == OpCacheOutcome::kMiss) backend.value()->AdvanceHostClock(kCompileNs);
   if (outcome == OpCacheOutcome::kIncremental) backend.value()->AdvanceHostClock(kRetileNs);
 }
 
 Result<std::shared_ptr<const driver::OpKernel>> CompileCached(Runtime& runtime, Device& device,
-                                                              const driver::OpCall& call) {
+                                                              const driver::OpCall& call,
+                                                              bool from_model = false) {
   ACLSIM_ASSIGN_OR_RETURN(const driver::OpLibrary* library, OpLibraryOf(runtime));
   OpCacheOutcome outcome = OpCacheOutcome::kHit;
   auto kernel = runtime.op_cache().GetOrCompile(
@@ -95,7 +99,7 @@ Result<std::shared_ptr<const driver::OpKernel>> CompileCached(Runtime& runtime, 
         return compiled;
       },
       &outcome);
-  if (kernel.ok()) ChargeCompile(device, outcome);
+  if (kernel.ok()) ChargeCompile(device, outcome, from_model);
   return kernel;
 }
 
@@ -146,7 +150,14 @@ Status ExecuteOp(Runtime& runtime, Stream& stream, OpLaunch launch,
     arg.desc.value = std::move(value);
   }
   const driver::OpCall call = CallOf(launch);
-  ACLSIM_ASSIGN_OR_RETURN(auto kernel, CompileCached(runtime, device, call));
+  // A loaded single-op model (aclopSetModelDir / aclopLoad) that matches runs as precompiled;
+  // otherwise the call is compiled online.
+  auto model = OpModelRegistry::Process().Match(call);
+  if (model != nullptr) {
+    ACLSIM_LOG_DEBUG(dfx::Module::kAscendCl, "op {}: matched single-op model {}", call.type,
+                     model->source);
+  }
+  ACLSIM_ASSIGN_OR_RETURN(auto kernel, CompileCached(runtime, device, call, model != nullptr));
   const driver::OpCall& resolved = kernel->call();
 
   // Buffers: checked against the resolved descriptors; host inputs copied now.

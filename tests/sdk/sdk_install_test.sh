@@ -17,7 +17,7 @@ for path in include/acl/acl.h lib64/libascendcl.so lib64/libacl_op_compiler.so \
             lib64/libacl_cblas.so lib64/libmsprofiler.so lib64/libacl_dvpp.so lib64/libacl_rt.so \
             lib64/libacl_mdl.so lib64/libacl_op_executor.so runtime/include/acl/acl.h \
             runtime/lib64/stub/libascendcl.so acllib/include/acl/acl.h set_env.sh \
-            lib64/cmake/ascendcl/ascendclConfig.cmake lib64/pkgconfig/ascendcl.pc; do
+            lib64/cmake/ascendcl/ascendclConfig.cmake lib64/pkgconfig/ascendcl.pc bin/atc; do
   [ -e "$prefix/$path" ] || { echo "missing $path in the install"; exit 1; }
 done
 echo "layout: ok"

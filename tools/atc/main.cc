@@ -1,0 +1,162 @@
+// atc: the offline model compiler, single-op part.
+//
+//   atc --singleop=ops.json --output=DIR --soc_version=SOC [--log=error|warning|info|debug|null]
+//
+// Reads CANN's single-op description JSON (tools/atc/singleop_json.h), checks each op against
+// the simulator's op library and writes one single-op model per op into DIR (created if
+// missing), named as CANN names them (docs/om-format.md). Options take CANN's --key=value
+// form. Framework model conversion (--model, --framework, --mode other than 0) is not
+// supported yet. Exit status: 0 on success, 1 on a usage error, 2 on an invalid op or a
+// write failure.
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <iterator>
+#include <map>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "core/op_model.h"
+#include "sim/ops/op_library.h"
+#include "sim/soc_profile.h"
+#include "tools/atc/singleop_json.h"
+
+namespace {
+
+constexpr const char* kUsage =
+    "usage: atc --singleop=<ops.json> --output=<dir> --soc_version=<SoC> [--log=<level>]\n"
+    "  --singleop     CANN single-op description file (JSON array of ops)\n"
+    "  --output       directory for the .om files, one per op (created if missing)\n"
+    "  --soc_version  target SoC (see npu-smi; e.g. Ascend910B2)\n"
+    "  --log          error (default), warning, info, debug or null\n"
+    "Converting framework models (--model, --framework, --mode) is not supported yet.\n";
+
+enum Level { kDebug = 0, kInfo = 1, kWarning = 2, kError = 3, kNull = 4 };
+int g_level = kError;
+
+void Log(int level, const std::string& text) {
+  static const char* kNames[] = {"DEBUG", "INFO", "WARNING", "ERROR"};
+  if (level < g_level) return;
+  std::fprintf(stderr, "atc [%s] %s\n", kNames[level], text.c_str());
+}
+
+int Usage(const std::string& problem) {
+  if (!problem.empty()) std::fprintf(stderr, "atc: %s\n", problem.c_str());
+  std::fputs(kUsage, problem.empty() ? stdout : stderr);
+  return problem.empty() ? 0 : 1;
+}
+
+// CANN options that do not change a single-op model here: accepted with a warning.
+const std::set<std::string>& IgnoredOptions() {
+  static const std::set<std::string> options = {
+      "precision_mode", "precision_mode_v2",   "op_select_implmode", "optypelist_for_implmode",
+      "host_env_os",    "host_env_cpu",        "core_type",          "aicore_num",
+      "op_debug_level", "enable_small_channel"};
+  return options;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  std::map<std::string, std::string> options;
+  for (int i = 1; i < argc; ++i) {
+    std::string arg = argv[i];
+    if (arg == "-h" || arg == "--help") return Usage("");
+    if (arg.rfind("--", 0) != 0) return Usage("unexpected argument '" + arg + "'");
+    const size_t eq = arg.find('=');
+    std::string key = arg.substr(2, eq == std::string::npos ? std::string::npos : eq - 2);
+    std::string value = eq == std::string::npos ? "" : arg.substr(eq + 1);
+    if (eq == std::string::npos && i + 1 < argc && argv[i + 1][0] != '-') value = argv[++i];
+    options[key] = value;
+  }
+  for (const char* key : {"model", "framework", "weight", "input_shape", "input_format", "om",
+                          "json", "dynamic_batch_size", "dynamic_image_size", "dynamic_dims"}) {
+    if (options.count(key) != 0) {
+      return Usage(std::string("--") + key +
+                   ": converting or inspecting framework models is not supported yet; only "
+                   "--singleop is");
+    }
+  }
+  if (options.count("mode") != 0 && options["mode"] != "0") {
+    return Usage("--mode=" + options["mode"] + " is not supported yet (only --singleop)");
+  }
+  if (options.count("log") != 0) {
+    static const std::map<std::string, int> kLevels = {{"debug", kDebug},
+                                                       {"info", kInfo},
+                                                       {"warning", kWarning},
+                                                       {"error", kError},
+                                                       {"null", kNull}};
+    auto it = kLevels.find(options["log"]);
+    if (it == kLevels.end()) return Usage("--log=" + options["log"] + " is not a log level");
+    g_level = it->second;
+  }
+  for (const auto& [key, value] : options) {
+    static const std::set<std::string> kKnown = {"singleop", "output", "soc_version", "log",
+                                                 "mode"};
+    if (kKnown.count(key) != 0) continue;
+    if (IgnoredOptions().count(key) != 0) {
+      Log(kWarning, "--" + key + " has no effect on single-op models here; ignored");
+      continue;
+    }
+    return Usage("unknown option --" + key);
+  }
+  for (const char* key : {"singleop", "output", "soc_version"}) {
+    if (options[key].empty()) return Usage(std::string("--") + key + " is required");
+  }
+  const std::string soc = options["soc_version"];
+  if (aclsim::sim::FindSocProfile(soc) == nullptr) {
+    std::string known;
+    for (const auto& name : aclsim::sim::SocNames()) known += (known.empty() ? "" : ", ") + name;
+    return Usage("--soc_version=" + soc + " is not a known SoC (" + known + ")");
+  }
+
+  std::ifstream in(options["singleop"], std::ios::binary);
+  if (!in) {
+    Log(kError, "cannot read --singleop file " + options["singleop"]);
+    return 2;
+  }
+  const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  auto ops = aclsim::atc::ParseSingleOpJson(text);
+  if (!ops.ok()) {
+    Log(kError, options["singleop"] + ": " + ops.status().message());
+    return 2;
+  }
+  std::vector<std::string> warnings;
+  const auto& library = aclsim::sim::ops::SimOpLibrary::Instance();
+  aclsim::Status checked = aclsim::atc::CheckSingleOps(library, ops.value(), &warnings);
+  for (const auto& w : warnings) Log(kWarning, w);
+  if (!checked.ok()) {
+    Log(kError, options["singleop"] + ": " + checked.message());
+    return 2;
+  }
+
+  namespace fs = std::filesystem;
+  const fs::path dir = options["output"];
+  std::error_code ec;
+  fs::create_directories(dir, ec);
+  if (ec || !fs::is_directory(dir)) {
+    Log(kError, "cannot create --output directory " + dir.string());
+    return 2;
+  }
+  for (const auto& op : ops.value()) {
+    aclsim::core::OpModel model;
+    model.call = op.call;
+    model.soc_version = soc;
+    const auto bytes = aclsim::core::SerializeOpModel(model);
+    const fs::path path = dir / aclsim::atc::SingleOpFileName(op);
+    std::ofstream out(path, std::ios::binary | std::ios::trunc);
+    out.write(reinterpret_cast<const char*>(bytes.data()),
+              static_cast<std::streamsize>(bytes.size()));
+    out.close();
+    if (!out) {
+      Log(kError, "cannot write " + path.string());
+      return 2;
+    }
+    Log(kInfo,
+        "op " + std::to_string(op.index) + " (" + op.call.type + "): wrote " + path.string());
+  }
+  std::printf("ATC run success: %zu single-op model(s) written to %s\n", ops.value().size(),
+              dir.string().c_str());
+  return 0;
+}
