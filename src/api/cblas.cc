@@ -104,7 +104,7 @@ core::OpTensorArg Matrix(driver::DataType dtype, int64_t rows, int64_t cols, Tra
 core::OpTensorArg Scalar(driver::DataType dtype, const void* data) {
   core::OpTensorArg arg;
   arg.desc.dtype = dtype;
-  arg.desc.dims = {1};
+  arg.desc.dims = {};  // a scalar, as CANN's GEMM single-op JSON describes alpha and beta
   arg.data = const_cast<void*>(data);
   arg.size = driver::DataTypeSize(dtype);
   return arg;

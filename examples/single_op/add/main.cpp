@@ -10,14 +10,14 @@
 
 #include "acl/acl.h"
 
-#define CHECK(call)                                                                     \
-  do {                                                                                  \
-    aclError err_ = (call);                                                             \
-    if (err_ != ACL_SUCCESS) {                                                          \
-      const char* msg_ = aclGetRecentErrMsg();                                          \
+#define CHECK(call)                                                                      \
+  do {                                                                                   \
+    aclError err_ = (call);                                                              \
+    if (err_ != ACL_SUCCESS) {                                                           \
+      const char* msg_ = aclGetRecentErrMsg();                                           \
       std::fprintf(stderr, "%s failed: %d (%s)\n", #call, err_, msg_ ? msg_ : "no msg"); \
-      return 1;                                                                         \
-    }                                                                                   \
+      return 1;                                                                          \
+    }                                                                                    \
   } while (0)
 
 int main() {

@@ -8,20 +8,20 @@
 #include "acl/acl.h"
 #include "acl/acl_op_compiler.h"
 
-#define CHECK(call)                                                                     \
-  do {                                                                                  \
-    aclError err_ = (call);                                                             \
-    if (err_ != ACL_SUCCESS) {                                                          \
-      const char* msg_ = aclGetRecentErrMsg();                                          \
+#define CHECK(call)                                                                      \
+  do {                                                                                   \
+    aclError err_ = (call);                                                              \
+    if (err_ != ACL_SUCCESS) {                                                           \
+      const char* msg_ = aclGetRecentErrMsg();                                           \
       std::fprintf(stderr, "%s failed: %d (%s)\n", #call, err_, msg_ ? msg_ : "no msg"); \
-      return 1;                                                                         \
-    }                                                                                   \
+      return 1;                                                                          \
+    }                                                                                    \
   } while (0)
 
 namespace {
 
 constexpr int64_t kN = 2, kCin = 3, kH = 9, kW = 7;  // input NCHW
-constexpr int64_t kCout = 4, kKh = 3, kKw = 3;        // filter OIHW
+constexpr int64_t kCout = 4, kKh = 3, kKw = 3;       // filter OIHW
 constexpr int64_t kStride = 2, kPad = 1, kDilation = 1;
 constexpr int64_t kHo = (kH + 2 * kPad - kDilation * (kKh - 1) - 1) / kStride + 1;
 constexpr int64_t kWo = (kW + 2 * kPad - kDilation * (kKw - 1) - 1) / kStride + 1;
@@ -76,12 +76,11 @@ int main() {
   const int64_t w_shape[] = {kCout, kCin, kKh, kKw};
   const int64_t b_shape[] = {kCout};
   const int64_t y_shape[] = {kN, kCout, kHo, kWo};
-  const aclTensorDesc* input_desc[] = {
-      aclCreateTensorDesc(ACL_FLOAT, 4, x_shape, ACL_FORMAT_NCHW),
-      aclCreateTensorDesc(ACL_FLOAT, 4, w_shape, ACL_FORMAT_NCHW),
-      aclCreateTensorDesc(ACL_FLOAT, 1, b_shape, ACL_FORMAT_ND)};
-  const aclTensorDesc* output_desc[] = {aclCreateTensorDesc(ACL_FLOAT, 4, y_shape,
-                                                            ACL_FORMAT_NCHW)};
+  const aclTensorDesc* input_desc[] = {aclCreateTensorDesc(ACL_FLOAT, 4, x_shape, ACL_FORMAT_NCHW),
+                                       aclCreateTensorDesc(ACL_FLOAT, 4, w_shape, ACL_FORMAT_NCHW),
+                                       aclCreateTensorDesc(ACL_FLOAT, 1, b_shape, ACL_FORMAT_ND)};
+  const aclTensorDesc* output_desc[] = {
+      aclCreateTensorDesc(ACL_FLOAT, 4, y_shape, ACL_FORMAT_NCHW)};
   const aclDataBuffer* inputs[] = {aclCreateDataBuffer(dev[0], x.size() * sizeof(float)),
                                    aclCreateDataBuffer(dev[1], w.size() * sizeof(float)),
                                    aclCreateDataBuffer(dev[2], bias.size() * sizeof(float))};
@@ -108,11 +107,12 @@ int main() {
   const std::vector<float> want = Reference(x, w, bias);
   double max_err = 0;
   for (size_t i = 0; i < y.size(); ++i) max_err = std::fmax(max_err, std::fabs(y[i] - want[i]));
-  std::printf("Conv2D NCHW x[%lld,%lld,%lld,%lld] * w[%lld,%lld,%lld,%lld] -> [%lld,%lld,%lld,%lld]:"
-              " max abs error %.2e\n",
-              (long long)kN, (long long)kCin, (long long)kH, (long long)kW, (long long)kCout,
-              (long long)kCin, (long long)kKh, (long long)kKw, (long long)kN, (long long)kCout,
-              (long long)kHo, (long long)kWo, max_err);
+  std::printf(
+      "Conv2D NCHW x[%lld,%lld,%lld,%lld] * w[%lld,%lld,%lld,%lld] -> [%lld,%lld,%lld,%lld]:"
+      " max abs error %.2e\n",
+      (long long)kN, (long long)kCin, (long long)kH, (long long)kW, (long long)kCout,
+      (long long)kCin, (long long)kKh, (long long)kKw, (long long)kN, (long long)kCout,
+      (long long)kHo, (long long)kWo, max_err);
 
   aclopDestroyAttr(attr);
   for (auto* d : input_desc) aclDestroyTensorDesc(d);
