@@ -118,4 +118,51 @@ TEST_F(AclNoInitTest, LostDeviceFailsTheNextSyncAndCallsTheExceptionCallback) {
   ASSERT_ACL_OK(aclrtSetExceptionInfoCallback(nullptr));
 }
 
+TEST_F(AclNoInitTest, AiCoreExceptionOnAnOpReachesTheSyncAndTheExceptionCallback) {
+  {
+    std::lock_guard<std::mutex> lock(g_exceptions.mu);
+    g_exceptions.calls = 0;
+    g_exceptions.code = 0;
+  }
+  TempFile config(AclsimConfig("\"fault_aicore_exception\": \"2\""));
+  ASSERT_ACL_OK(aclInit(config.path()));
+  ASSERT_ACL_OK(aclrtSetExceptionInfoCallback(OnException));
+  ASSERT_ACL_OK(aclrtSetDevice(0));
+  aclrtStream stream = nullptr;
+  ASSERT_ACL_OK(aclrtCreateStream(&stream));
+  const int64_t dims[1] = {256};
+  aclTensorDesc* desc = aclCreateTensorDesc(ACL_FLOAT, 1, dims, ACL_FORMAT_ND);
+  void* dev[3] = {};
+  aclDataBuffer* buffers[3] = {};
+  for (int i = 0; i < 3; ++i) {
+    ASSERT_ACL_OK(aclrtMalloc(&dev[i], 1024, ACL_MEM_MALLOC_NORMAL_ONLY));
+    ASSERT_ACL_OK(aclrtMemset(dev[i], 1024, 0, 1024));
+    buffers[i] = aclCreateDataBuffer(dev[i], 1024);
+  }
+  aclTensorDesc* in[2] = {desc, desc};
+  aclTensorDesc* out[1] = {desc};
+  // The first op runs; the second kernel raises the injected AI Core exception.
+  ASSERT_ACL_OK(aclopExecuteV2("Add", 2, in, buffers, 1, out, buffers + 2, nullptr, stream));
+  ASSERT_ACL_OK(aclrtSynchronizeStream(stream));
+  ASSERT_ACL_OK(aclopExecuteV2("Mul", 2, in, buffers, 1, out, buffers + 2, nullptr, stream));
+  acltest::ClearRecentErrors();
+  EXPECT_EQ(aclrtSynchronizeStream(stream), ACL_ERROR_RT_AICORE_EXCEPTION);
+  EXPECT_TRUE(acltest::RecentErrorNames("aclrtSynchronizeStream"));
+  {
+    std::lock_guard<std::mutex> lock(g_exceptions.mu);
+    EXPECT_EQ(g_exceptions.calls, 1);
+    EXPECT_EQ(g_exceptions.code, static_cast<uint32_t>(ACL_ERROR_RT_AICORE_EXCEPTION));
+  }
+  // The stream goes on: the next op runs.
+  ASSERT_ACL_OK(aclopExecuteV2("Add", 2, in, buffers, 1, out, buffers + 2, nullptr, stream));
+  EXPECT_ACL_OK(aclrtSynchronizeStream(stream));
+  for (int i = 0; i < 3; ++i) {
+    aclDestroyDataBuffer(buffers[i]);
+    aclrtFree(dev[i]);
+  }
+  aclDestroyTensorDesc(desc);
+  EXPECT_ACL_OK(aclrtDestroyStream(stream));
+  ASSERT_ACL_OK(aclrtSetExceptionInfoCallback(nullptr));
+}
+
 }  // namespace
