@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "acl/acl.h"
+#include "bench/bench_report.h"
 
 namespace {
 
@@ -171,61 +172,35 @@ void BM_ReferenceMemcpy64MiB(benchmark::State& state) {
 }
 BENCHMARK(BM_ReferenceMemcpy64MiB)->Unit(benchmark::kMillisecond)->Iterations(10);
 
-class RatioReporter : public benchmark::ConsoleReporter {
- public:
-  void ReportRuns(const std::vector<Run>& runs) override {
-    ConsoleReporter::ReportRuns(runs);
-    for (const Run& run : runs) {
-      ns_[run.benchmark_name()] = run.GetAdjustedRealTime();
-    }
-  }
-  void Finalize() override {
-    ConsoleReporter::Finalize();
-    auto find = [&](const char* prefix) {
-      for (const auto& [name, v] : ns_) {
-        if (name.rfind(prefix, 0) == 0) return std::make_pair(name, v);
-      }
-      return std::make_pair(std::string(), 0.0);
-    };
-    auto exec = find("BM_ExecuteV2CachedSmallOp");
-    auto enqueue = find("BM_ReferenceMemcpyAsyncEnqueue");
+class RatioReporter : public aclsim::bench::TimesReporter {
+ protected:
+  void Summary() override {
+    const double exec = TimeOf("BM_ExecuteV2CachedSmallOp");
+    const double enqueue = TimeOf("BM_ReferenceMemcpyAsyncEnqueue");
     std::printf(
         "\naclopExecuteV2 (cached)  %8.0f ns vs aclrtMemcpyAsync %8.0f ns = %5.2fx   "
         "target <= 2000 ns: %s\n",
-        exec.second, enqueue.second, exec.second / enqueue.second,
-        exec.second <= 2000 ? "met" : "MISSED");
-    auto mm = find("BM_MatMul1024Functional");
-    auto eigen = find("BM_ReferenceEigenGemm1024");
-    const double speed = mm.second > 0 ? eigen.second / mm.second : 0;
+        exec, enqueue, exec / enqueue, exec <= 2000 ? "met" : "MISSED");
+    const double mm = TimeOf("BM_MatMul1024Functional");
+    const double eigen = TimeOf("BM_ReferenceEigenGemm1024");
+    const double speed = mm > 0 ? eigen / mm : 0;
     std::printf(
         "MatMul fp32 1024^3       %8.1f ms vs Eigen directly %8.1f ms = %5.2fx the "
         "direct speed   target >= 0.8x: %s\n",
-        mm.second, eigen.second, speed, speed >= 0.8 ? "met" : "MISSED");
-    auto add = find("BM_Add16MFunctional");
-    auto copy = find("BM_ReferenceMemcpy64MiB");
+        mm, eigen, speed, speed >= 0.8 ? "met" : "MISSED");
+    const double add = TimeOf("BM_Add16MFunctional");
+    const double copy = TimeOf("BM_ReferenceMemcpy64MiB");
     // Both run in milliseconds (wall time): bytes moved / time.
-    const double add_gbs = add.second > 0 ? 3.0 * k16M * 4 / (add.second * 1e-3) / 1e9 : 0;
-    const double copy_gbs = copy.second > 0 ? 2.0 * k16M * 4 / (copy.second * 1e-3) / 1e9 : 0;
+    const double add_gbs = add > 0 ? 3.0 * k16M * 4 / (add * 1e-3) / 1e9 : 0;
+    const double copy_gbs = copy > 0 ? 2.0 * k16M * 4 / (copy * 1e-3) / 1e9 : 0;
     std::printf("Add fp32 16M             %8.2f GB/s vs memcpy %8.2f GB/s = %5.2fx\n", add_gbs,
                 copy_gbs, copy_gbs > 0 ? add_gbs / copy_gbs : 0);
   }
-
- private:
-  std::map<std::string, double> ns_;
 };
 
 }  // namespace
 
 int main(int argc, char** argv) {
-  std::vector<char*> args(argv, argv + argc);
-  std::string out = "--benchmark_out=op_bench.json";
-  bool has_out = false;
-  for (int i = 1; i < argc; ++i) has_out |= std::strncmp(argv[i], "--benchmark_out=", 16) == 0;
-  if (!has_out) args.push_back(out.data());
-  int count = static_cast<int>(args.size());
-  benchmark::Initialize(&count, args.data());
   RatioReporter reporter;
-  benchmark::RunSpecifiedBenchmarks(&reporter);
-  benchmark::Shutdown();
-  return 0;
+  return aclsim::bench::RunBenchmarks(argc, argv, "op_bench.json", &reporter);
 }

@@ -14,6 +14,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "bench/bench_report.h"
 #include "core/op_cache.h"
 #include "sim/ops/op_library.h"
 
@@ -89,22 +90,17 @@ double HitRate(int iterations, int shapes, uint64_t* incremental) {
          static_cast<double>(stats.hits + stats.misses + stats.incremental);
 }
 
-class RatioReporter : public benchmark::ConsoleReporter {
- public:
-  void ReportRuns(const std::vector<Run>& runs) override {
-    ConsoleReporter::ReportRuns(runs);
-    for (const Run& run : runs) ns_[run.benchmark_name()] = run.GetAdjustedRealTime();
-  }
-  void Finalize() override {
-    ConsoleReporter::Finalize();
-    const double hit = ns_["BM_OpCacheHitLookup"];
-    const double ref = ns_["BM_ReferenceUnorderedMapFind"];
+class RatioReporter : public aclsim::bench::TimesReporter {
+ protected:
+  void Summary() override {
+    const double hit = TimeOf("BM_OpCacheHitLookup");
+    const double ref = TimeOf("BM_ReferenceUnorderedMapFind");
     std::printf(
         "\nOpCache hit lookup      %8.1f ns vs unordered_map::find %8.1f ns = %5.2fx"
         "   target <= 200 ns: %s\n",
         hit, ref, hit / ref, hit <= 200 ? "met" : "MISSED");
     std::printf("OpCache key build       %8.1f ns (small op, 2 inputs + 1 output)\n",
-                ns_["BM_OpCacheKeyBuild"]);
+                TimeOf("BM_OpCacheKeyBuild"));
     uint64_t incremental = 0;
     const double fixed = HitRate(10000, 1, &incremental);
     std::printf("hit rate, fixed shape   %8.4f%% over 10000 executions   target >= 99%%: %s\n",
@@ -115,23 +111,11 @@ class RatioReporter : public benchmark::ConsoleReporter {
         "compiles: binary reused, tiling recomputed)\n",
         cycling * 100, static_cast<unsigned long long>(incremental));
   }
-
- private:
-  std::map<std::string, double> ns_;
 };
 
 }  // namespace
 
 int main(int argc, char** argv) {
-  std::vector<char*> args(argv, argv + argc);
-  std::string out = "--benchmark_out=op_cache_bench.json";
-  bool has_out = false;
-  for (int i = 1; i < argc; ++i) has_out |= std::strncmp(argv[i], "--benchmark_out=", 16) == 0;
-  if (!has_out) args.push_back(out.data());
-  int count = static_cast<int>(args.size());
-  benchmark::Initialize(&count, args.data());
   RatioReporter reporter;
-  benchmark::RunSpecifiedBenchmarks(&reporter);
-  benchmark::Shutdown();
-  return 0;
+  return aclsim::bench::RunBenchmarks(argc, argv, "op_cache_bench.json", &reporter);
 }

@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "acl/acl.h"
+#include "bench/bench_report.h"
 
 namespace {
 
@@ -125,38 +126,23 @@ const std::map<std::string, std::string> kReferenceOf = {
     {"BM_DeviceMallocFree", "BM_ReferenceHostMallocFree"},
 };
 
-class RatioReporter : public benchmark::ConsoleReporter {
- public:
-  void ReportRuns(const std::vector<Run>& runs) override {
-    ConsoleReporter::ReportRuns(runs);
-    for (const Run& run : runs) ns_[run.benchmark_name()] = run.GetAdjustedRealTime();
-  }
-  void Finalize() override {
-    ConsoleReporter::Finalize();
+class RatioReporter : public aclsim::bench::TimesReporter {
+ protected:
+  void Summary() override {
     std::printf("\nratios (lower is better):\n");
     for (const auto& [name, reference] : kReferenceOf) {
-      if (!ns_.count(name) || !ns_.count(reference)) continue;
-      std::printf("  %-24s %10.1f ns vs %-28s %10.1f ns = %6.2fx\n", name.c_str(), ns_[name],
-                  reference.c_str(), ns_[reference], ns_[name] / ns_[reference]);
+      const double value = TimeOf(name);
+      const double ref = TimeOf(reference);
+      if (value == 0 || ref == 0) continue;
+      std::printf("  %-24s %10.1f ns vs %-28s %10.1f ns = %6.2fx\n", name.c_str(), value,
+                  reference.c_str(), ref, value / ref);
     }
   }
-
- private:
-  std::map<std::string, double> ns_;
 };
 
 }  // namespace
 
 int main(int argc, char** argv) {
-  std::vector<char*> args(argv, argv + argc);
-  std::string out = "--benchmark_out=runtime_bench.json";
-  bool has_out = false;
-  for (int i = 1; i < argc; ++i) has_out |= std::strncmp(argv[i], "--benchmark_out=", 16) == 0;
-  if (!has_out) args.push_back(out.data());
-  int count = static_cast<int>(args.size());
-  benchmark::Initialize(&count, args.data());
   RatioReporter reporter;
-  benchmark::RunSpecifiedBenchmarks(&reporter);
-  benchmark::Shutdown();
-  return 0;
+  return aclsim::bench::RunBenchmarks(argc, argv, "runtime_bench.json", &reporter);
 }
