@@ -567,19 +567,34 @@ std::string MapConv(const Node& n, Call* c) {
 
 std::string MapPool(const Node& n, Call* c, bool is_max) {
   const std::string cann = is_max ? "MaxPoolV3" : "AvgPoolV2";
-  if (n.rank() != 4) return cann + " is 2-D only (input rank " + std::to_string(n.rank()) + ")";
+  // A 1-D pool is the 2-D op on the [N, C, 1, L] view (CANN's plugin: Unsqueeze / Squeeze,
+  // both free reshapes); 3-D pools need MaxPool3D / AvgPool3D (not in the simulator).
+  const bool one_d = n.rank() == 3;
+  if (n.rank() != 4 && !one_d)
+    return cann + " is 2-D only (input rank " + std::to_string(n.rank()) + ")";
   if (is_max && n.out.size() > 1 && n.out[1]) return "MaxPool Indices output (not in MaxPoolV3)";
   if (n.Int("storage_order", 0) != 0) return "storage_order=1";
   auto kernel = n.IntList("kernel_shape", {});
-  auto strides = n.IntList("strides", {1, 1});
-  auto dilations = n.IntList("dilations", {1, 1});
-  if (dilations != std::vector<int64_t>{1, 1}) return cann + " has no dilations";
+  auto strides = n.IntList("strides", std::vector<int64_t>(kernel.size(), 1));
+  auto dilations = n.IntList("dilations", std::vector<int64_t>(kernel.size(), 1));
+  for (int64_t d : dilations)
+    if (d != 1) return cann + " has no dilations";
   std::vector<int64_t> pads;
   std::string why;
   if (!WindowPads(n, kernel, strides, dilations, &pads, &why)) return why;
+  if (one_d) {
+    kernel.insert(kernel.begin(), 1);
+    strides.insert(strides.begin(), 1);
+    pads = {0, pads[0], 0, pads[1]};
+  }
   c->op = cann;
   c->In(n, 0, ACL_FORMAT_NCHW);
   c->Out(n, 0, ACL_FORMAT_NCHW);
+  if (one_d) {
+    c->in[0].t.dims.insert(c->in[0].t.dims.begin() + 2, 1);
+    c->out[0].dims.insert(c->out[0].dims.begin() + 2, 1);
+    c->values_only = true;
+  }
   c->Ints("ksize", {1, 1, kernel[0], kernel[1]});
   c->Ints("strides", {1, 1, strides[0], strides[1]});
   c->Str("padding_mode", "CALCULATED");
@@ -647,7 +662,8 @@ std::string MapArg(const Node& n, Call* c, const std::string& cann) {
   o.expected = 0;
   c->out.push_back(o);
   c->Int("dtype", ACL_INT64);
-  c->values_only = true;  // keepdims=1 is an ExpandDims in CANN's graph: compare values
+  // keepdims=1 is an ExpandDims in CANN's graph: compare the values only.
+  c->values_only = n.Int("keepdims", 1) != 0;
   return "";
 }
 
@@ -1016,6 +1032,10 @@ std::map<std::string, MapFn> MappingTable() {
   m["Cast"] = MapCast;
   m["Clip"] = MapClip;
   m["Sum"] = [](const Node& n, Call* c) { return MapVariadic(n, c, "AccumulateNV2"); };
+  m["Mean"] = [](const Node& n, Call* c) -> std::string {
+    if (n.in.size() != 1) return "Mean of several inputs (AccumulateNV2 + Muls)";
+    return Simple("Identity")(n, c);
+  };
   m["Max"] = [](const Node& n, Call* c) { return MapVariadic(n, c, "Maximum"); };
   m["Min"] = [](const Node& n, Call* c) { return MapVariadic(n, c, "Minimum"); };
   m["CumSum"] = [](const Node& n, Call* c) -> std::string {
