@@ -502,7 +502,7 @@ std::string CheckTypes(const Node& n, const std::string& cann, const TypeList& t
 }
 
 // Same-named (or renamed) op, inputs and outputs line up, no attributes.
-MapFn Simple(std::string cann, TypeList types = {}) {
+MapFn Simple(const std::string& cann, const TypeList& types = {}) {
   return [cann, types](const Node& n, Call* c) -> std::string {
     if (!types.empty()) {
       std::string why = CheckTypes(n, cann, types);
@@ -1410,6 +1410,18 @@ bool LoadTensor(const fs::path& path, Tensor* t, std::string* why) {
   return FromProto(p, t, why);
 }
 
+// Diagnostic mode (--fp16, not part of the conformance result): float32 data is run as
+// float16, to exercise the ops' half-precision paths against ONNX's float32 results.
+bool g_as_fp16 = false;
+
+void ToFloat16(Tensor* t) {
+  if (!g_as_fp16 || t->type != kOFloat) return;
+  std::vector<uint16_t> half(static_cast<size_t>(t->numel()));
+  for (int64_t i = 0; i < t->numel(); ++i)
+    half[static_cast<size_t>(i)] = aclFloatToFloat16(static_cast<float>(AsDouble(*t, i)));
+  *t = MakeTensor(kOFloat16, half, t->dims);
+}
+
 Result RunTest(const fs::path& dir, const std::map<std::string, MapFn>& table, aclrtStream stream) {
   Result r;
   r.name = dir.filename().string();
@@ -1502,6 +1514,7 @@ Result RunTest(const fs::path& dir, const std::map<std::string, MapFn>& table, a
         return r;
       }
       retype(feed_names[i], &values[feed_names[i]]);
+      ToFloat16(&values[feed_names[i]]);
     }
     std::map<std::string, Tensor> expected;
     for (size_t j = 0; j < out_names.size(); ++j) {
@@ -1511,6 +1524,7 @@ Result RunTest(const fs::path& dir, const std::map<std::string, MapFn>& table, a
         return r;
       }
       retype(out_names[j], &expected[out_names[j]]);
+      ToFloat16(&expected[out_names[j]]);
     }
     node.in.clear();
     node.out.clear();
@@ -1576,7 +1590,9 @@ int main(int argc, char** argv) {
   std::string data_dir;
   for (int i = 1; i < argc; ++i) {
     const std::string a = argv[i];
-    if (a == "--filter" && i + 1 < argc) {
+    if (a == "--fp16") {
+      g_as_fp16 = true;
+    } else if (a == "--filter" && i + 1 < argc) {
       filter = argv[++i];
     } else if (a == "--markdown" && i + 1 < argc) {
       markdown = argv[++i];
