@@ -906,6 +906,9 @@ std::map<std::string, MapFn> MappingTable() {
   m["GreaterOrEqual"] = Simple("GreaterEqual");
   m["LessOrEqual"] = Simple("LessEqual");
   m["Where"] = Simple("SelectV2");
+  // CANN's parser builds a subgraph for Xor; on bools it is exactly NotEqual (whose AI Core
+  // kernel takes bool).
+  m["Xor"] = Simple("NotEqual");
   m["MatMul"] = Simple("BatchMatMulV2");
   m["GlobalAveragePool"] = Simple("GlobalAveragePool");
   // Value inputs become host constants.
@@ -935,8 +938,22 @@ std::map<std::string, MapFn> MappingTable() {
     return Simple("IsInf", kFloatTypes)(n, c);
   };
   m["Selu"] = [](const Node& n, Call* c) -> std::string {
-    if (n.Has("alpha") || n.Has("gamma")) return "alpha/gamma (CANN Selu has fixed constants)";
-    return Simple("Selu")(n, c);
+    if (!n.Has("alpha") && !n.Has("gamma")) return Simple("Selu")(n, c);
+    // CANN Selu has fixed constants; gamma * (x > 0 ? x : alpha * (e^x - 1)) is exactly
+    // Elu(alpha, scale = gamma) (GE25 Elu).
+    Simple("Elu")(n, c);
+    c->Float("alpha", n.Float("alpha", 1.67326319217681884765625f));
+    c->Float("scale", n.Float("gamma", 1.05070102214813232421875f));
+    return "";
+  };
+  m["Celu"] = [](const Node& n, Call* c) -> std::string {
+    // The simulator has no Celu; max(0,x) + min(0, alpha * (e^(x/alpha) - 1)) is exactly
+    // Elu(alpha, input_scale = 1/alpha).
+    const float alpha = n.Float("alpha", 1.0f);
+    Simple("Elu")(n, c);
+    c->Float("alpha", alpha);
+    c->Float("input_scale", 1.0f / alpha);
+    return "";
   };
   m["Mod"] = [](const Node& n, Call* c) -> std::string {
     // fmod=0: sign of the divisor (FloorMod); fmod=1: C fmod (Mod, truncated).
@@ -1178,7 +1195,6 @@ const std::map<std::string, std::string>& MissingInSimulator() {
       {"ReduceL2", "LpNormV2"},
       {"ReduceSumSquare", "SquareSumV1"},
       {"ReduceLogSum", "ReduceLogSum"},
-      {"Celu", "Celu"},
       {"Shrink", "Shrink"},
       {"DepthToSpace", "DepthToSpace"},
       {"SpaceToDepth", "SpaceToDepth"},
