@@ -915,14 +915,12 @@ std::map<std::string, MapFn> MappingTable() {
   for (const char* op : {"Expand", "Tile", "Reshape"}) {
     const std::string name = op;
     m[op] = [name](const Node& n, Call* c) -> std::string {
-      if (name == "Reshape" && n.Int("allowzero", 0) != 0) {
-        for (int64_t v : Ints(*n.in[1]))
-          if (v == 0) return "allowzero=1 with a 0 in shape";
-      }
       c->op = name;
       c->In(n, 0);
       c->ConstIn(n, 1);
       c->Out(n, 0);
+      // CANN's plugin copies allowzero as an attribute of Reshape.
+      if (name == "Reshape" && n.Has("allowzero")) c->Int("allowzero", n.Int("allowzero", 0));
       return "";
     };
   }
@@ -1188,6 +1186,13 @@ std::map<std::string, MapFn> MappingTable() {
   return m;
 }
 
+// Diagnostic mode (--fp16, not part of the conformance result): float32 data is run as
+// float16, to exercise the ops' half-precision paths against ONNX's float32 results.
+bool g_as_fp16 = false;
+// Diagnostic mode (--device-values): value inputs as ordinary device buffers, not host consts
+// (cann_ops.md 0.2 rule 9: the runtime must accept both).
+bool g_device_values = false;
+
 // ONNX ops that cann_ops.md 2.2 maps 1:1 to a CANN op the simulator does not implement.
 const std::map<std::string, std::string>& MissingInSimulator() {
   static const std::map<std::string, std::string> missing = {
@@ -1300,7 +1305,7 @@ std::string Execute(const Call& c, const Node& n, aclrtStream stream) {
                                            a.t.dims.empty() ? nullptr : a.t.dims.data(), a.format);
     in_desc.push_back(d);
     const size_t bytes = a.t.data.size();
-    if (a.host_const) {
+    if (a.host_const && !g_device_values) {
       void* host = bytes ? const_cast<uint8_t*>(a.t.data.data()) : dummy;
       aclSetTensorConst(d, host, bytes);
       aclSetTensorPlaceMent(d, ACL_MEMTYPE_HOST);
@@ -1425,10 +1430,6 @@ bool LoadTensor(const fs::path& path, Tensor* t, std::string* why) {
   }
   return FromProto(p, t, why);
 }
-
-// Diagnostic mode (--fp16, not part of the conformance result): float32 data is run as
-// float16, to exercise the ops' half-precision paths against ONNX's float32 results.
-bool g_as_fp16 = false;
 
 void ToFloat16(Tensor* t) {
   if (!g_as_fp16 || t->type != kOFloat) return;
@@ -1608,6 +1609,8 @@ int main(int argc, char** argv) {
     const std::string a = argv[i];
     if (a == "--fp16") {
       g_as_fp16 = true;
+    } else if (a == "--device-values") {
+      g_device_values = true;
     } else if (a == "--filter" && i + 1 < argc) {
       filter = argv[++i];
     } else if (a == "--markdown" && i + 1 < argc) {
