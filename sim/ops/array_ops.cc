@@ -10,6 +10,7 @@
 #include <cstring>
 
 #include "sim/ops/op_library.h"
+#include "sim/ops/value_args.h"
 
 namespace aclsim::sim::ops {
 
@@ -18,34 +19,6 @@ void RegisterSliceOps(OpRegistry& registry);  // slice_ops.cc
 namespace {
 
 // --- access to either context --------------------------------------------------------------
-
-std::string NameOf(const OpContext& c, size_t i) { return c.InputName(i); }
-std::string NameOf(const RunContext&, size_t i) { return fmt::format("input {}", i); }
-
-// Integer values from an input (kOpInputNotMatch errors) or an attribute (kOpAttrNotMatch).
-struct Ints {
-  std::vector<int64_t> v;
-  StatusCode code = StatusCode::kOpInputNotMatch;
-  std::string name;
-};
-
-Result<Ints> FromInput(const OpContext& c, size_t i) {
-  ACLSIM_ASSIGN_OR_RETURN(auto v, c.InputInts(i));
-  return Ints{std::move(v), StatusCode::kOpInputNotMatch, NameOf(c, i)};
-}
-Result<Ints> FromInput(const RunContext& c, size_t i) {
-  const auto& desc = c.call().inputs[i];
-  std::vector<int64_t> v = desc.value ? BytesToInts(*desc.value, desc.dtype) : c.InputInts(i);
-  return Ints{std::move(v), StatusCode::kOpInputNotMatch, NameOf(c, i)};
-}
-Ints FromAttr(const AttrReader& c, const char* name) {
-  return Ints{c.GetInts(name), StatusCode::kOpAttrNotMatch, fmt::format("attribute '{}'", name)};
-}
-Ints FromIntAttr(const AttrReader& c, const char* name) {
-  return Ints{{c.GetInt(name)}, StatusCode::kOpAttrNotMatch, fmt::format("attribute '{}'", name)};
-}
-
-std::string Str(const std::vector<int64_t>& v) { return fmt::format("[{}]", fmt::join(v, ", ")); }
 
 // One axis from a one-element value, normalised against [-bound, bound).
 template <typename Ctx>

@@ -233,15 +233,6 @@ std::vector<Acc> FilterToOihw(const std::vector<Acc>& f, const Conv2DGeom& g, bo
 }
 
 template <typename Acc>
-std::vector<Acc> LoadAcc(const Tensor& t) {
-  if constexpr (std::is_integral_v<Acc>) {
-    return ReadInts(t);
-  } else {
-    return ToFloats(t);
-  }
-}
-
-template <typename Acc>
 Status RunConvAcc(RunContext& ctx, bool depthwise) {
   const auto& call = ctx.call();
   ACLSIM_ASSIGN_OR_RETURN(auto g,

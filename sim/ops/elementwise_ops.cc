@@ -121,16 +121,6 @@ V IntPow(V base, V exp) {
 template <typename V>
 constexpr bool kIsInt = std::is_integral_v<V> && !std::is_same_v<V, bool>;
 
-template <typename V>
-bool IsNanValue(V v) {
-  if constexpr (std::is_floating_point_v<V>) {
-    return std::isnan(v);
-  } else {
-    (void)v;
-    return false;
-  }
-}
-
 // DispatchType without instantiating fn for bool unless kWithBool (ops whose prototype has
 // no bool would otherwise compile arithmetic on bool).
 template <bool kWithBool, typename Fn>

@@ -4,7 +4,9 @@
 // Thread-safety: pure functions over the tensors given.
 #pragma once
 
+#include <cmath>
 #include <cstdint>
+#include <type_traits>
 #include <vector>
 
 #include "sim/ops/tensor.h"
@@ -107,6 +109,43 @@ void UnaryKernel(const Tensor& x, const Tensor& y, F f) {
   T* py = y.ptr<T>();
   const int64_t n = x.numel();
   for (int64_t i = 0; i < n; ++i) py[i] = FromCompute<T>(f(ToCompute(px[i])));
+}
+
+// All elements of `t` in the accumulation type of dense math: int64 for integer kernels,
+// float otherwise (fp16/bf16 widened).
+template <typename Acc>
+std::vector<Acc> LoadAcc(const Tensor& t) {
+  if constexpr (std::is_integral_v<Acc>) {
+    return ReadInts(t);
+  } else {
+    return ToFloats(t);
+  }
+}
+
+// Stores accumulated values into `t`, rounding once (FromCompute's rules).
+template <typename Acc>
+void StoreAcc(const std::vector<Acc>& values, const Tensor& t) {
+  if constexpr (std::is_integral_v<Acc>) {
+    (void)DispatchType(t.dtype, [&](auto tag) -> Status {
+      using T = decltype(tag);
+      T* dst = t.ptr<T>();
+      for (size_t i = 0; i < values.size(); ++i) dst[i] = FromCompute<T>(values[i]);
+      return Status::Ok();
+    });
+  } else {
+    FromFloats(values, t);
+  }
+}
+
+// NaN test that is false for integer types.
+template <typename V>
+bool IsNanValue(V v) {
+  if constexpr (std::is_floating_point_v<V>) {
+    return std::isnan(v);
+  } else {
+    (void)v;
+    return false;
+  }
 }
 
 }  // namespace aclsim::sim::ops

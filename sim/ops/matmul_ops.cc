@@ -19,20 +19,6 @@ bool IsIntType(DataType dtype) {
   return dtype == DataType::kInt8 || dtype == DataType::kInt32 || dtype == DataType::kUint8;
 }
 
-driver::DtypeClass CubeClass(DataType dtype) {
-  switch (dtype) {
-    case DataType::kFloat16:
-      return driver::DtypeClass::kFp16;
-    case DataType::kBf16:
-      return driver::DtypeClass::kBf16;
-    case DataType::kInt8:
-    case DataType::kUint8:
-      return driver::DtypeClass::kInt8;
-    default:
-      return driver::DtypeClass::kFp32;
-  }
-}
-
 std::string DimsStr(const std::vector<int64_t>& dims) {
   return fmt::format("[{}]", fmt::join(dims, ", "));
 }
@@ -56,29 +42,6 @@ Operand MakeOperand(const std::vector<int64_t>& dims, bool trans) {
   op.cols = dims[r - 1];
   op.trans = trans;
   return op;
-}
-
-template <typename Acc>
-std::vector<Acc> LoadAcc(const Tensor& t) {
-  if constexpr (std::is_integral_v<Acc>) {
-    return ReadInts(t);
-  } else {
-    return ToFloats(t);
-  }
-}
-
-template <typename Acc>
-void StoreAcc(const std::vector<Acc>& values, const Tensor& t) {
-  if constexpr (std::is_integral_v<Acc>) {
-    (void)DispatchType(t.dtype, [&](auto tag) -> Status {
-      using T = decltype(tag);
-      T* dst = t.ptr<T>();
-      for (size_t i = 0; i < values.size(); ++i) dst[i] = FromCompute<T>(values[i]);
-      return Status::Ok();
-    });
-  } else {
-    FromFloats(values, t);
-  }
 }
 
 // out[batch..., M, N] = op(a) x op(b) per batch, with a's and b's batch dims broadcast to
@@ -289,8 +252,8 @@ WorkFn MatmulWorkFn(const char* trans1, const char* trans2) {
     const int64_t m = n > 0 ? total / n : 0;
     return MatmulWork(static_cast<uint64_t>(std::max<int64_t>(m, 1)),
                       static_cast<uint64_t>(std::max<int64_t>(n, 1)),
-                      static_cast<uint64_t>(std::max<int64_t>(k, 1)), CubeClass(ctx.input(0).dtype),
-                      blocks);
+                      static_cast<uint64_t>(std::max<int64_t>(k, 1)),
+                      DtypeClassOf(ctx.input(0).dtype), blocks);
   };
 }
 

@@ -171,9 +171,7 @@ std::vector<std::string> OpRegistry::Types() const {
   return types;
 }
 
-namespace {
-
-driver::DtypeClass ClassOf(DataType dtype) {
+driver::DtypeClass DtypeClassOf(DataType dtype) {
   switch (dtype) {
     case DataType::kFloat16:
       return driver::DtypeClass::kFp16;
@@ -187,8 +185,6 @@ driver::DtypeClass ClassOf(DataType dtype) {
       return driver::DtypeClass::kFp32;
   }
 }
-
-}  // namespace
 
 driver::KernelWork DefaultWork(const OpContext& ctx, const driver::DeviceProps& props,
                                uint32_t* blocks) {
@@ -209,7 +205,7 @@ driver::KernelWork DefaultWork(const OpContext& ctx, const driver::DeviceProps& 
   const uint64_t by_size = std::max<uint64_t>(1, (read + written) / kMinBytesPerBlock);
   *blocks = static_cast<uint32_t>(std::min(cores, by_size));
   driver::KernelWork work;
-  work.dtype = ClassOf(main);
+  work.dtype = DtypeClassOf(main);
   work.vector_flops = out_elements * std::max<uint32_t>(1, ctx.def().ops_per_element);
   work.gm_read_bytes = read;
   work.gm_write_bytes = written;

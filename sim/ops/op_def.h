@@ -227,6 +227,9 @@ class OpRegistry {
 driver::KernelWork DefaultWork(const OpContext& ctx, const driver::DeviceProps& props,
                                uint32_t* blocks);
 
+// The cost model's class of a dtype (cube shape, vector element size).
+driver::DtypeClass DtypeClassOf(DataType dtype);
+
 // Dtype groups (cann_ops.md 0.2 rule 7, narrowed to what the kernels compute).
 std::vector<DataType> FloatTypes();   // f16, bf16, f32, f64
 std::vector<DataType> IntTypes();     // i8, u8, i16, u16, i32, u32, i64, u64

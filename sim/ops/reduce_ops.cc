@@ -183,16 +183,6 @@ A MulWrap(A a, A b) {
   }
 }
 
-template <typename A>
-bool IsNan(A v) {
-  if constexpr (std::is_floating_point_v<A>) {
-    return std::isnan(v);
-  } else {
-    (void)v;
-    return false;
-  }
-}
-
 template <typename T>
 Status ReduceKernel(ReduceKind kind, const Tensor& x, const Tensor& y,
                     const std::vector<bool>& reduced) {
@@ -231,14 +221,14 @@ Status ReduceKernel(ReduceKind kind, const Tensor& x, const Tensor& y,
       std::fill(acc.begin(), acc.end(), Lowest<A>());
       ForEachReduced(x.dims, reduced, [&](int64_t i, int64_t o) {
         const A v = load(i);
-        if (IsNan(v) || v > acc[o]) acc[o] = v;  // NaN propagates (and stays)
+        if (IsNanValue(v) || v > acc[o]) acc[o] = v;  // NaN propagates (and stays)
       });
       break;
     case ReduceKind::kMin:
       std::fill(acc.begin(), acc.end(), Highest<A>());
       ForEachReduced(x.dims, reduced, [&](int64_t i, int64_t o) {
         const A v = load(i);
-        if (IsNan(v) || v < acc[o]) acc[o] = v;
+        if (IsNanValue(v) || v < acc[o]) acc[o] = v;
       });
       break;
     case ReduceKind::kLogSumExp:
@@ -246,7 +236,7 @@ Status ReduceKernel(ReduceKind kind, const Tensor& x, const Tensor& y,
         std::vector<A> peak(static_cast<size_t>(out_n), Lowest<A>());
         ForEachReduced(x.dims, reduced, [&](int64_t i, int64_t o) {
           const A v = load(i);
-          if (IsNan(v) || v > peak[o]) peak[o] = v;
+          if (IsNanValue(v) || v > peak[o]) peak[o] = v;
         });
         std::fill(acc.begin(), acc.end(), A{0});
         ForEachReduced(x.dims, reduced, [&](int64_t i, int64_t o) {
@@ -418,10 +408,10 @@ void ArgKernel(ArgKind2 kind, const Tensor& x, int64_t axis, const Tensor& indic
       const int64_t base = o * n * inner + i;
       int64_t best_k = 0;
       C best = n > 0 ? ToCompute(px[base]) : C{};
-      for (int64_t k = 1; k < n && !IsNan(best); ++k) {
+      for (int64_t k = 1; k < n && !IsNanValue(best); ++k) {
         const C v = ToCompute(px[base + k * inner]);
         const bool better = kind == ArgKind2::kMax ? v > best : v < best;
-        if (IsNan(v) || better) {
+        if (IsNanValue(v) || better) {
           best = v;
           best_k = k;
         }

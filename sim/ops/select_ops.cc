@@ -439,21 +439,11 @@ driver::KernelWork AicpuWork(const OpContext& ctx, const driver::DeviceProps& pr
   return work;
 }
 
-template <typename C>
-bool IsNan(C v) {
-  if constexpr (std::is_floating_point_v<C>) {
-    return std::isnan(v);
-  } else {
-    (void)v;
-    return false;
-  }
-}
-
 // a > b with NaN the greatest value (NaN == NaN).
 template <typename C>
 bool Greater(C a, C b) {
-  if (IsNan(a)) return !IsNan(b);
-  if (IsNan(b)) return false;
+  if (IsNanValue(a)) return !IsNanValue(b);
+  if (IsNanValue(b)) return false;
   return a > b;
 }
 
