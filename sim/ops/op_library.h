@@ -16,6 +16,10 @@ void RegisterNnOps(OpRegistry& registry);
 void RegisterArrayOps(OpRegistry& registry);
 void RegisterReduceOps(OpRegistry& registry);
 void RegisterSelectOps(OpRegistry& registry);
+void RegisterNormExtraOps(OpRegistry& registry);
+void RegisterSpaceOps(OpRegistry& registry);
+void RegisterScatterOps(OpRegistry& registry);
+void RegisterConvTransposeOps(OpRegistry& registry);
 
 class SimOpLibrary final : public driver::OpLibrary {
  public:
