@@ -93,7 +93,8 @@ struct ReduceArgs {
 };
 
 OpDef ReduceLikeOp(std::string type, const ReduceArgs& args, const std::vector<DataType>& dtypes,
-                   std::vector<AttrDef> attrs, std::function<Reducer(const AttrReader&)> make) {
+                   std::vector<AttrDef> attrs,
+                   const std::function<Reducer(const AttrReader&)>& make) {
   OpDef def;
   def.type = std::move(type);
   def.inputs = {In("x", dtypes)};

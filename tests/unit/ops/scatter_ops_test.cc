@@ -8,9 +8,10 @@ namespace {
 
 using Ints = std::vector<int64_t>;
 
-RunResult ScatterElements(const std::vector<float>& data, Ints data_dims,
+RunResult ScatterElements(const std::vector<float>& data, const Ints& data_dims,
                           const std::vector<int64_t>& indices, const std::vector<float>& updates,
-                          Ints idx_dims, int64_t axis, const std::string& reduction = "none") {
+                          const Ints& idx_dims, int64_t axis,
+                          const std::string& reduction = "none") {
   driver::OpCall call = MakeCall(
       "ScatterElements", {Desc(DataType::kFloat, data_dims), Desc(DataType::kInt64, idx_dims),
                           Desc(DataType::kFloat, idx_dims)});

@@ -15,7 +15,7 @@ std::vector<float> Iota(size_t n) {
   return v;
 }
 
-RunResult Space(const std::string& type, Ints dims, const std::string& format,
+RunResult Space(const std::string& type, const Ints& dims, const std::string& format,
                 const std::string& mode = "") {
   driver::OpCall call = MakeCall(type, {Desc(DataType::kFloat, dims)});
   call.attrs["block_size"] = int64_t{2};
