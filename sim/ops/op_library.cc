@@ -297,6 +297,7 @@ SimOpLibrary::SimOpLibrary() {
   RegisterSpaceOps(registry_);
   RegisterScatterOps(registry_);
   RegisterConvTransposeOps(registry_);
+  RegisterResizeOps(registry_);
 }
 
 const SimOpLibrary& SimOpLibrary::Instance() {

@@ -20,6 +20,7 @@ void RegisterNormExtraOps(OpRegistry& registry);
 void RegisterSpaceOps(OpRegistry& registry);
 void RegisterScatterOps(OpRegistry& registry);
 void RegisterConvTransposeOps(OpRegistry& registry);
+void RegisterResizeOps(OpRegistry& registry);
 
 class SimOpLibrary final : public driver::OpLibrary {
  public:

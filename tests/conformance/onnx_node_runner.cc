@@ -1320,6 +1320,34 @@ std::map<std::string, MapFn> MappingTable() {
     return Simple("TensorScatterUpdate")(n, c);
   };
   m["ConvTranspose"] = MapConvTranspose;
+  m["Resize"] = [](const Node& n, Call* c) -> std::string {
+    // CANN's Resize has ONNX's inputs and attributes (opset 11+: X, roi, scales, sizes).
+    if (n.opset < 11) return "Resize-10 (scales only, no coordinate_transformation_mode)";
+    c->op = "Resize";
+    c->In(n, 0);
+    for (size_t i = 1; i < 4; ++i) {
+      if (n.input(i) && n.in[i]->numel() > 0) {
+        Tensor t = *n.in[i];
+        if (i == 2 && t.type != kOFloat) {  // scales are float32 (also under --fp16)
+          std::vector<float> f;
+          f.reserve(static_cast<size_t>(t.numel()));
+          for (int64_t k = 0; k < t.numel(); ++k) f.push_back(static_cast<float>(AsDouble(t, k)));
+          t = MakeTensor(kOFloat, f, t.dims);
+        }
+        c->Const(t);
+      } else {
+        c->Absent();
+      }
+    }
+    c->Out(n, 0);
+    c->Str("coordinate_transformation_mode", n.Str("coordinate_transformation_mode", "half_pixel"));
+    c->Float("cubic_coeff_a", n.Float("cubic_coeff_a", -0.75f));
+    c->Int("exclude_outside", n.Int("exclude_outside", 0));
+    c->Float("extrapolation_value", n.Float("extrapolation_value", 0.0f));
+    c->Str("mode", n.Str("mode", "nearest"));
+    c->Str("nearest_mode", n.Str("nearest_mode", "round_prefer_floor"));
+    return "";
+  };
   return m;
 }
 
@@ -1332,9 +1360,7 @@ bool g_device_values = false;
 
 // ONNX ops that cann_ops.md 2.2 maps 1:1 to a CANN op the simulator does not implement.
 const std::map<std::string, std::string>& MissingInSimulator() {
-  static const std::map<std::string, std::string> missing = {
-      {"Resize", "ResizeNearestNeighborV2 / Resize"},
-  };
+  static const std::map<std::string, std::string> missing = {};
   return missing;
 }
 
