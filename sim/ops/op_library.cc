@@ -293,6 +293,11 @@ SimOpLibrary::SimOpLibrary() {
   RegisterArrayOps(registry_);
   RegisterReduceOps(registry_);
   RegisterSelectOps(registry_);
+  RegisterNormExtraOps(registry_);
+  RegisterSpaceOps(registry_);
+  RegisterScatterOps(registry_);
+  RegisterConvTransposeOps(registry_);
+  RegisterResizeOps(registry_);
 }
 
 const SimOpLibrary& SimOpLibrary::Instance() {

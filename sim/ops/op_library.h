@@ -16,6 +16,11 @@ void RegisterNnOps(OpRegistry& registry);
 void RegisterArrayOps(OpRegistry& registry);
 void RegisterReduceOps(OpRegistry& registry);
 void RegisterSelectOps(OpRegistry& registry);
+void RegisterNormExtraOps(OpRegistry& registry);
+void RegisterSpaceOps(OpRegistry& registry);
+void RegisterScatterOps(OpRegistry& registry);
+void RegisterConvTransposeOps(OpRegistry& registry);
+void RegisterResizeOps(OpRegistry& registry);
 
 class SimOpLibrary final : public driver::OpLibrary {
  public:

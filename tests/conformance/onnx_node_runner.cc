@@ -875,6 +875,112 @@ std::string MapSqueeze(const Node& n, Call* c, bool squeeze) {
   return "";
 }
 
+// The reduction axes of a Reduce* node (attribute before `axes_input_opset`, input from it);
+// empty axes mean all axes unless noop_with_empty_axes (then *noop).
+std::vector<int64_t> ReduceAxesOf(const Node& n, int axes_input_opset, bool* noop) {
+  std::vector<int64_t> axes;
+  if (n.opset >= axes_input_opset) {
+    if (n.input(1)) axes = Ints(*n.in[1]);
+  } else {
+    axes = n.IntList("axes", {});
+  }
+  *noop = axes.empty() && n.Int("noop_with_empty_axes", 0) != 0;
+  if (axes.empty())
+    for (size_t a = 0; a < n.rank(); ++a) axes.push_back(static_cast<int64_t>(a));
+  return axes;
+}
+
+const TypeList kLpNormTypes = {kOFloat, kOFloat16, kOBfloat16};
+
+// ReduceL1 / ReduceL2 -> LpNormV2 (p, axes, keepdim); ReduceSumSquare -> SquareSumV1.
+std::string MapNormReduce(const Node& n, Call* c, const std::string& cann, float p) {
+  std::string why = CheckTypes(n, cann, kLpNormTypes);
+  if (!why.empty()) return why;
+  bool noop = false;
+  auto axes = ReduceAxesOf(n, 18, &noop);
+  if (noop) return "noop_with_empty_axes=1 with empty axes (the identity, not " + cann + ")";
+  c->op = cann;
+  c->In(n, 0);
+  c->Out(n, 0);
+  const bool keep = n.Int("keepdims", 1) != 0;
+  if (cann == "SquareSumV1") {
+    c->Ints("axis", axes);
+    c->Bool("keep_dims", keep);
+  } else {
+    c->Float("p", p);
+    c->Ints("axes", axes);
+    c->Bool("keepdim", keep);
+  }
+  return "";
+}
+
+// DepthToSpace / SpaceToDepth on NCHW.
+std::string MapSpace(const Node& n, Call* c, const std::string& cann) {
+  if (n.rank() != 4) return cann + " needs a 4-D input";
+  c->op = cann;
+  c->In(n, 0, ACL_FORMAT_NCHW);
+  c->Out(n, 0, ACL_FORMAT_NCHW);
+  c->Int("block_size", n.Int("blocksize", 1));
+  if (cann == "DepthToSpace") c->Str("mode", n.Str("mode", "DCR"));
+  c->Str("data_format", "NCHW");
+  return "";
+}
+
+// ConvTranspose -> Conv2DTranspose with input_size = the output shape (a 1-D one on the
+// [N, C, 1, L] view). Pads from pads / auto_pad / output_shape as ONNX defines them.
+std::string MapConvTranspose(const Node& n, Call* c) {
+  const bool one_d = n.rank() == 3;
+  if (n.rank() != 4 && !one_d)
+    return "ConvTranspose with a " + std::to_string(n.rank()) + "-D input (Conv2DTranspose only)";
+  const size_t sp = n.rank() - 2;
+  const Tensor& w = *n.in[1];
+  std::vector<int64_t> kernel(w.dims.begin() + 2, w.dims.end());
+  auto strides = n.IntList("strides", std::vector<int64_t>(sp, 1));
+  auto dilations = n.IntList("dilations", std::vector<int64_t>(sp, 1));
+  auto out_pad = n.IntList("output_padding", std::vector<int64_t>(sp, 0));
+  std::vector<int64_t> pads = n.IntList("pads", std::vector<int64_t>(2 * sp, 0));
+  const std::string auto_pad = n.Str("auto_pad", "NOTSET");
+  const bool same = auto_pad == "SAME_UPPER" || auto_pad == "SAME_LOWER";
+  if (auto_pad == "VALID") pads.assign(2 * sp, 0);
+  if (same || n.Has("output_shape")) {
+    for (size_t i = 0; i < sp; ++i) {
+      const int64_t in = n.in[0]->dims[2 + i];
+      const int64_t out = n.out[0]->dims[2 + i];
+      const int64_t total = std::max<int64_t>(
+          0, strides[i] * (in - 1) + out_pad[i] + (kernel[i] - 1) * dilations[i] + 1 - out);
+      pads[i] = auto_pad == "SAME_UPPER" ? total / 2 : total - total / 2;
+      pads[sp + i] = total - pads[i];
+    }
+  }
+  if (one_d) {
+    kernel.insert(kernel.begin(), 1);
+    strides.insert(strides.begin(), 1);
+    dilations.insert(dilations.begin(), 1);
+    out_pad.insert(out_pad.begin(), 0);
+    pads = {0, pads[0], 0, pads[1]};
+  }
+  std::vector<int64_t> size = n.out[0]->dims;
+  if (one_d) size.insert(size.begin() + 2, 1);
+  c->op = "Conv2DTranspose";
+  c->Const(I64(size));
+  c->In(n, 0, ACL_FORMAT_NCHW);
+  c->In(n, 1, ACL_FORMAT_NCHW);
+  if (n.input(2)) c->In(n, 2);
+  c->Out(n, 0, ACL_FORMAT_NCHW);
+  if (one_d) {
+    for (size_t k = 1; k < 3; ++k) c->in[k].t.dims.insert(c->in[k].t.dims.begin() + 2, 1);
+    c->out[0].dims = size;
+    c->values_only = true;
+  }
+  c->Ints("strides", {1, 1, strides[0], strides[1]});
+  c->Ints("pads", {pads[0], pads[2], pads[1], pads[3]});
+  c->Ints("dilations", {1, 1, dilations[0], dilations[1]});
+  c->Int("groups", n.Int("group", 1));
+  c->Str("data_format", "NCHW");
+  c->Ints("output_padding", {0, 0, out_pad[0], out_pad[1]});
+  return "";
+}
+
 std::map<std::string, MapFn> MappingTable() {
   std::map<std::string, MapFn> m;
   // 1:1 ops without attributes (cann_ops.md 2.2 "sim" list).
@@ -1183,6 +1289,65 @@ std::map<std::string, MapFn> MappingTable() {
     c->Out(n, 0);
     return "";
   };
+  m["ReduceL1"] = [](const Node& n, Call* c) { return MapNormReduce(n, c, "LpNormV2", 1.0f); };
+  m["ReduceL2"] = [](const Node& n, Call* c) { return MapNormReduce(n, c, "LpNormV2", 2.0f); };
+  m["ReduceSumSquare"] = [](const Node& n, Call* c) {
+    return MapNormReduce(n, c, "SquareSumV1", 0.0f);
+  };
+  m["ReduceLogSum"] = [](const Node& n, Call* c) { return MapReduce(n, c, "ReduceLogSum", 18); };
+  m["Shrink"] = [](const Node& n, Call* c) -> std::string {
+    std::string why = Simple("Shrink", {kOFloat, kOFloat16})(n, c);
+    if (!why.empty()) return why;
+    c->Float("lambd", n.Float("lambd", 0.5f));
+    c->Float("bias", n.Float("bias", 0.0f));
+    return "";
+  };
+  m["DepthToSpace"] = [](const Node& n, Call* c) { return MapSpace(n, c, "DepthToSpace"); };
+  m["SpaceToDepth"] = [](const Node& n, Call* c) { return MapSpace(n, c, "SpaceToDepth"); };
+  for (const char* op : {"ScatterElements", "Scatter"}) {
+    m[op] = [](const Node& n, Call* c) -> std::string {
+      Simple("ScatterElements")(n, c);
+      c->Int("axis", n.Int("axis", 0));
+      c->Str("reduction", n.Str("reduction", "none"));
+      return "";
+    };
+  }
+  m["ScatterND"] = [](const Node& n, Call* c) -> std::string {
+    const std::string reduction = n.Str("reduction", "none");
+    if (reduction != "none")
+      return "reduction=" + reduction + " (TensorScatterUpdate assigns; ScatterNdAdd/Mul are " +
+             "not in the simulator)";
+    return Simple("TensorScatterUpdate")(n, c);
+  };
+  m["ConvTranspose"] = MapConvTranspose;
+  m["Resize"] = [](const Node& n, Call* c) -> std::string {
+    // CANN's Resize has ONNX's inputs and attributes (opset 11+: X, roi, scales, sizes).
+    if (n.opset < 11) return "Resize-10 (scales only, no coordinate_transformation_mode)";
+    c->op = "Resize";
+    c->In(n, 0);
+    for (size_t i = 1; i < 4; ++i) {
+      if (n.input(i) && n.in[i]->numel() > 0) {
+        Tensor t = *n.in[i];
+        if (i == 2 && t.type != kOFloat) {  // scales are float32 (also under --fp16)
+          std::vector<float> f;
+          f.reserve(static_cast<size_t>(t.numel()));
+          for (int64_t k = 0; k < t.numel(); ++k) f.push_back(static_cast<float>(AsDouble(t, k)));
+          t = MakeTensor(kOFloat, f, t.dims);
+        }
+        c->Const(t);
+      } else {
+        c->Absent();
+      }
+    }
+    c->Out(n, 0);
+    c->Str("coordinate_transformation_mode", n.Str("coordinate_transformation_mode", "half_pixel"));
+    c->Float("cubic_coeff_a", n.Float("cubic_coeff_a", -0.75f));
+    c->Int("exclude_outside", n.Int("exclude_outside", 0));
+    c->Float("extrapolation_value", n.Float("extrapolation_value", 0.0f));
+    c->Str("mode", n.Str("mode", "nearest"));
+    c->Str("nearest_mode", n.Str("nearest_mode", "round_prefer_floor"));
+    return "";
+  };
   return m;
 }
 
@@ -1195,20 +1360,7 @@ bool g_device_values = false;
 
 // ONNX ops that cann_ops.md 2.2 maps 1:1 to a CANN op the simulator does not implement.
 const std::map<std::string, std::string>& MissingInSimulator() {
-  static const std::map<std::string, std::string> missing = {
-      {"ReduceL1", "LpNormV2"},
-      {"ReduceL2", "LpNormV2"},
-      {"ReduceSumSquare", "SquareSumV1"},
-      {"ReduceLogSum", "ReduceLogSum"},
-      {"Shrink", "Shrink"},
-      {"DepthToSpace", "DepthToSpace"},
-      {"SpaceToDepth", "SpaceToDepth"},
-      {"ScatterElements", "ScatterElements"},
-      {"Scatter", "ScatterElements"},
-      {"ScatterND", "TensorScatterUpdate"},
-      {"ConvTranspose", "Conv2DTranspose"},
-      {"Resize", "ResizeNearestNeighborV2 / Resize"},
-  };
+  static const std::map<std::string, std::string> missing = {};
   return missing;
 }
 
