@@ -16,6 +16,8 @@ esac
 jobs="$(nproc 2>/dev/null || echo 2)"
 export CCACHE_DIR="${CCACHE_DIR:-$HOME/.cache/aclsim-ccache}"
 export CCACHE_MAXSIZE="${CCACHE_MAXSIZE:-5G}"
+# Paths below the checkout hash relative to it, so clones in other places share the cache.
+export CCACHE_BASEDIR="${CCACHE_BASEDIR:-$PWD}"
 cmake -S . -B "build/$flavour" -G Ninja \
   -DCMAKE_BUILD_TYPE="$type" -DACLSIM_SANITIZE="$sanitize" "$@" >/dev/null
 cmake --build "build/$flavour" -j "$jobs"
