@@ -47,6 +47,17 @@ uint64_t EngineTimeline::Grant(const TaskCost& cost, uint64_t earliest,
     *end_out = end;
     return start;
   }
+  if (k == 1) {  // one block: the earliest-free slot, the lowest index among equals
+    size_t best = 0;
+    for (size_t i = 1; i < slots.size(); ++i) {
+      if (slots[i] < slots[best]) best = i;
+    }
+    start = std::max(start, slots[best]);
+    const uint64_t end = start + duration_at(start);
+    slots[best] = end;
+    *end_out = end;
+    return start;
+  }
   // The k earliest-free slots, ties broken by index: the k smallest (free_at, index) pairs
   // (a strict total order, so the chosen set is unique).
   thread_local std::vector<std::pair<uint64_t, size_t>> order;

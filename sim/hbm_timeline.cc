@@ -10,6 +10,10 @@ uint64_t HbmTimeline::ServeNs(uint64_t start, uint64_t bytes) const {
   constexpr uint64_t kNsPerS = 1'000'000'000;
   if (bytes == 0) return 0;
   const uint64_t w = bytes_per_s_;
+  if (latest_end_ <= start) {  // nothing overlaps: the whole bandwidth (the common case)
+    const U128 scaled = static_cast<U128>(bytes) * kNsPerS;
+    return static_cast<uint64_t>((scaled + w - 1) / w);
+  }
   std::vector<const Interval*> live;
   std::vector<uint64_t> bounds;
   for (const auto& iv : intervals_) {
@@ -52,6 +56,7 @@ uint64_t HbmTimeline::ServeNs(uint64_t start, uint64_t bytes) const {
 void HbmTimeline::Add(uint64_t start, uint64_t end, uint64_t demand_bytes_per_s) {
   if (end <= start || demand_bytes_per_s == 0) return;
   intervals_.push_back({start, end, demand_bytes_per_s});
+  latest_end_ = std::max(latest_end_, end);
   if (intervals_.size() > kMaxIntervals) intervals_.pop_front();
 }
 

@@ -46,6 +46,7 @@ class HbmTimeline {
   };
   const uint64_t bytes_per_s_;
   std::deque<Interval> intervals_;
+  uint64_t latest_end_ = 0;  // the latest end of any interval ever added
 };
 
 }  // namespace aclsim::sim

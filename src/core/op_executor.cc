@@ -64,12 +64,15 @@ Status CheckBuffer(Device& device, const OpTensorArg& arg, const driver::TensorD
   return Status::Ok();
 }
 
-driver::OpCall CallOf(const OpLaunch& launch) {
+// The call of a launch; takes its descriptors and attributes (the buffers stay).
+driver::OpCall TakeCall(OpLaunch& launch) {
   driver::OpCall call;
   call.type = launch.type;
-  call.attrs = launch.attrs;
-  for (const auto& in : launch.inputs) call.inputs.push_back(in.desc);
-  for (const auto& out : launch.outputs) call.outputs.push_back(out.desc);
+  call.attrs = std::move(launch.attrs);
+  call.inputs.reserve(launch.inputs.size());
+  call.outputs.reserve(launch.outputs.size());
+  for (auto& in : launch.inputs) call.inputs.push_back(std::move(in.desc));
+  for (auto& out : launch.outputs) call.outputs.push_back(std::move(out.desc));
   return call;
 }
 
@@ -149,7 +152,7 @@ Status ExecuteOp(Runtime& runtime, Stream& stream, OpLaunch launch,
     ACLSIM_RETURN_IF_ERROR(ReadValue(runtime, stream, arg, i, launch.type, &value));
     arg.desc.value = std::move(value);
   }
-  const driver::OpCall call = CallOf(launch);
+  const driver::OpCall call = TakeCall(launch);  // launch keeps only its buffers
   // A loaded single-op model (aclopSetModelDir / aclopLoad) that matches runs as precompiled;
   // otherwise the call is compiled online.
   auto model = OpModelRegistry::Process().Match(call);
@@ -161,8 +164,15 @@ Status ExecuteOp(Runtime& runtime, Stream& stream, OpLaunch launch,
   const driver::OpCall& resolved = kernel->call();
 
   // Buffers: checked against the resolved descriptors; host inputs copied now.
-  auto host_copies = std::make_shared<std::vector<std::vector<uint8_t>>>();
-  host_copies->reserve(launch.inputs.size());
+  // Host inputs and constants are copied when the op is launched (allocated only if any).
+  std::shared_ptr<std::vector<std::vector<uint8_t>>> host_copies;
+  auto host_copy = [&]() -> std::vector<std::vector<uint8_t>>& {
+    if (!host_copies) {
+      host_copies = std::make_shared<std::vector<std::vector<uint8_t>>>();
+      host_copies->reserve(launch.inputs.size());
+    }
+    return *host_copies;
+  };
   std::vector<driver::KernelBuffer> inputs;
   inputs.reserve(resolved.inputs.size());
   driver::KernelWork work = kernel->work();
@@ -175,15 +185,17 @@ Status ExecuteOp(Runtime& runtime, Stream& stream, OpLaunch launch,
     }
     const auto& arg = launch.inputs[i];
     if (arg.data == nullptr && desc.value) {  // constant without a buffer
-      host_copies->push_back(*desc.value);
-      inputs.push_back({host_copies->back().data(), host_copies->back().size()});
+      auto& copies = host_copy();
+      copies.push_back(*desc.value);
+      inputs.push_back({copies.back().data(), copies.back().size()});
       continue;
     }
     ACLSIM_RETURN_IF_ERROR(CheckBuffer(device, arg, desc, "input", i, launch.type));
     if (arg.on_host) {
       const auto* bytes = static_cast<const uint8_t*>(arg.data);
-      host_copies->emplace_back(bytes, bytes + desc.ByteSize());
-      inputs.push_back({host_copies->back().data(), host_copies->back().size()});
+      auto& copies = host_copy();
+      copies.emplace_back(bytes, bytes + desc.ByteSize());
+      inputs.push_back({copies.back().data(), copies.back().size()});
     } else {
       inputs.push_back({arg.data, arg.size});
       work.buffers.push_back({arg.data, desc.ByteSize()});
@@ -208,7 +220,8 @@ Status ExecuteOp(Runtime& runtime, Stream& stream, OpLaunch launch,
     work.buffers.push_back({arg.data, resolved.outputs[i].ByteSize()});
   }
 
-  auto dims = std::make_shared<std::vector<std::vector<int64_t>>>();
+  std::shared_ptr<std::vector<std::vector<int64_t>>> dims;
+  if (kernel->dynamic_output_shape()) dims = std::make_shared<std::vector<std::vector<int64_t>>>();
   driver::Task task;
   task.kind = driver::TaskKind::kKernel;
   task.engine = kernel->engine();
@@ -217,6 +230,7 @@ Status ExecuteOp(Runtime& runtime, Stream& stream, OpLaunch launch,
   task.label = kernel->call().type.c_str();  // lives as long as the kernel the task holds
   task.kernel_fn = [kernel, inputs = std::move(inputs), outputs = std::move(outputs), host_copies,
                     dims]() { return kernel->Run(inputs, outputs, dims.get()); };
+  (void)host_copies;  // held by the task until it completes
   ACLSIM_RETURN_IF_ERROR(Submit(stream, std::move(task)));
 
   if (resolved_outputs == nullptr) return Status::Ok();
