@@ -20,9 +20,7 @@ Result<driver::DeviceProps> SimDriver::Props(uint32_t physical_id) const {
   return config_.props;
 }
 
-const driver::OpLibrary* SimDriver::op_library() const {
-  return &ops::SimOpLibrary::Instance();
-}
+const driver::OpLibrary* SimDriver::op_library() const { return &ops::SimOpLibrary::Instance(); }
 
 Status SimDriver::OpenDevice(uint32_t physical_id, std::unique_ptr<driver::Device>* device) {
   if (device == nullptr) return Err(StatusCode::kInvalidParam, "OpenDevice: device is NULL");

@@ -85,14 +85,14 @@ core::OpTensorArg Matrix(driver::DataType dtype, int64_t rows, int64_t cols, Tra
   core::OpTensorArg arg;
   arg.desc.dtype = dtype;
   arg.desc.format = driver::Format::kNd;
-  arg.desc.dims = trans.transposed ? std::vector<int64_t>{cols, rows}
-                                   : std::vector<int64_t>{rows, cols};
+  arg.desc.dims =
+      trans.transposed ? std::vector<int64_t>{cols, rows} : std::vector<int64_t>{rows, cols};
   if (trans.nz) arg.desc.storage_format = driver::Format::kFractalNz;
   arg.data = const_cast<void*>(data);
   arg.size = arg.desc.ByteSize();
   if (trans.nz) {
-    auto storage = driver::StorageDims(arg.desc.format, arg.desc.dims, dtype,
-                                       driver::Format::kFractalNz);
+    auto storage =
+        driver::StorageDims(arg.desc.format, arg.desc.dims, dtype, driver::Format::kFractalNz);
     if (storage.ok()) {
       arg.desc.storage_dims = storage.value();
       arg.size = arg.desc.ByteSize();
@@ -170,11 +170,10 @@ core::OpLaunch GemmLaunch(const GemmSpec& s, const void* alpha, const void* a, c
   return launch;
 }
 
-aclError Gemm(const char* api_name, aclTransType transA, aclTransType transB,
-              aclTransType transC, int m, int n, int k, const void* alpha, const void* a, int lda,
-              aclDataType dataTypeA, const void* b, int ldb, aclDataType dataTypeB,
-              const void* beta, void* c, int ldc, aclDataType dataTypeC,
-              aclComputeType computeType, aclrtStream stream) {
+aclError Gemm(const char* api_name, aclTransType transA, aclTransType transB, aclTransType transC,
+              int m, int n, int k, const void* alpha, const void* a, int lda, aclDataType dataTypeA,
+              const void* b, int ldb, aclDataType dataTypeB, const void* beta, void* c, int ldc,
+              aclDataType dataTypeC, aclComputeType computeType, aclrtStream stream) {
   return api::ApiCall(api_name, [&]() -> Status {
     ACLSIM_RETURN_IF_ERROR(api::CheckNotNull(alpha, "alpha"));
     ACLSIM_RETURN_IF_ERROR(api::CheckNotNull(beta, "beta"));
@@ -232,20 +231,20 @@ aclError GemmHandle(const char* api_name, aclTransType transA, aclTransType tran
 
 }  // namespace
 
-aclError aclblasGemvEx(aclTransType transA, int m, int n, const void* alpha, const void* a,
-                       int lda, aclDataType dataTypeA, const void* x, int incx,
-                       aclDataType dataTypeX, const void* beta, void* y, int incy,
-                       aclDataType dataTypeY, aclComputeType type, aclrtStream stream) {
-  return Gemv(__func__, transA, m, n, alpha, a, lda, dataTypeA, x, incx, dataTypeX, beta, y,
-              incy, dataTypeY, type, stream);
+aclError aclblasGemvEx(aclTransType transA, int m, int n, const void* alpha, const void* a, int lda,
+                       aclDataType dataTypeA, const void* x, int incx, aclDataType dataTypeX,
+                       const void* beta, void* y, int incy, aclDataType dataTypeY,
+                       aclComputeType type, aclrtStream stream) {
+  return Gemv(__func__, transA, m, n, alpha, a, lda, dataTypeA, x, incx, dataTypeX, beta, y, incy,
+              dataTypeY, type, stream);
 }
 
 aclError aclblasCreateHandleForGemvEx(aclTransType transA, int m, int n, aclDataType dataTypeA,
                                       aclDataType dataTypeX, aclDataType dataTypeY,
                                       aclComputeType type, aclopHandle** handle) {
   const bool t = api::EnumValue(transA) == ACL_TRANS_T || api::EnumValue(transA) == ACL_TRANS_NZ_T;
-  return GemmHandle(__func__, transA, ACL_TRANS_N, ACL_TRANS_N, t ? n : m, 1, t ? m : n,
-                    dataTypeA, dataTypeX, dataTypeY, type, handle);
+  return GemmHandle(__func__, transA, ACL_TRANS_N, ACL_TRANS_N, t ? n : m, 1, t ? m : n, dataTypeA,
+                    dataTypeX, dataTypeY, type, handle);
 }
 
 aclError aclblasHgemv(aclTransType transA, int m, int n, const aclFloat16* alpha,
@@ -273,54 +272,53 @@ aclError aclblasS8gemv(aclTransType transA, int m, int n, const int32_t* alpha, 
 aclError aclblasCreateHandleForS8gemv(aclTransType transA, int m, int n, aclComputeType type,
                                       aclopHandle** handle) {
   const bool t = api::EnumValue(transA) == ACL_TRANS_T || api::EnumValue(transA) == ACL_TRANS_NZ_T;
-  return GemmHandle(__func__, transA, ACL_TRANS_N, ACL_TRANS_N, t ? n : m, 1, t ? m : n,
-                    ACL_INT8, ACL_INT8, ACL_INT32, type, handle);
+  return GemmHandle(__func__, transA, ACL_TRANS_N, ACL_TRANS_N, t ? n : m, 1, t ? m : n, ACL_INT8,
+                    ACL_INT8, ACL_INT32, type, handle);
 }
 
-aclError aclblasGemmEx(aclTransType transA, aclTransType transB, aclTransType transC, int m,
-                       int n, int k, const void* alpha, const void* matrixA, int lda,
-                       aclDataType dataTypeA, const void* matrixB, int ldb,
-                       aclDataType dataTypeB, const void* beta, void* matrixC, int ldc,
-                       aclDataType dataTypeC, aclComputeType type, aclrtStream stream) {
+aclError aclblasGemmEx(aclTransType transA, aclTransType transB, aclTransType transC, int m, int n,
+                       int k, const void* alpha, const void* matrixA, int lda,
+                       aclDataType dataTypeA, const void* matrixB, int ldb, aclDataType dataTypeB,
+                       const void* beta, void* matrixC, int ldc, aclDataType dataTypeC,
+                       aclComputeType type, aclrtStream stream) {
   return Gemm(__func__, transA, transB, transC, m, n, k, alpha, matrixA, lda, dataTypeA, matrixB,
               ldb, dataTypeB, beta, matrixC, ldc, dataTypeC, type, stream);
 }
 
-aclError aclblasCreateHandleForGemmEx(aclTransType transA, aclTransType transB,
-                                      aclTransType transC, int m, int n, int k,
-                                      aclDataType dataTypeA, aclDataType dataTypeB,
-                                      aclDataType dataTypeC, aclComputeType type,
-                                      aclopHandle** handle) {
+aclError aclblasCreateHandleForGemmEx(aclTransType transA, aclTransType transB, aclTransType transC,
+                                      int m, int n, int k, aclDataType dataTypeA,
+                                      aclDataType dataTypeB, aclDataType dataTypeC,
+                                      aclComputeType type, aclopHandle** handle) {
   return GemmHandle(__func__, transA, transB, transC, m, n, k, dataTypeA, dataTypeB, dataTypeC,
                     type, handle);
 }
 
-aclError aclblasHgemm(aclTransType transA, aclTransType transB, aclTransType transC, int m,
-                      int n, int k, const aclFloat16* alpha, const aclFloat16* matrixA, int lda,
+aclError aclblasHgemm(aclTransType transA, aclTransType transB, aclTransType transC, int m, int n,
+                      int k, const aclFloat16* alpha, const aclFloat16* matrixA, int lda,
                       const aclFloat16* matrixB, int ldb, const aclFloat16* beta,
                       aclFloat16* matrixC, int ldc, aclComputeType type, aclrtStream stream) {
-  return Gemm(__func__, transA, transB, transC, m, n, k, alpha, matrixA, lda, ACL_FLOAT16,
-              matrixB, ldb, ACL_FLOAT16, beta, matrixC, ldc, ACL_FLOAT16, type, stream);
+  return Gemm(__func__, transA, transB, transC, m, n, k, alpha, matrixA, lda, ACL_FLOAT16, matrixB,
+              ldb, ACL_FLOAT16, beta, matrixC, ldc, ACL_FLOAT16, type, stream);
 }
 
-aclError aclblasCreateHandleForHgemm(aclTransType transA, aclTransType transB,
-                                     aclTransType transC, int m, int n, int k,
-                                     aclComputeType type, aclopHandle** handle) {
+aclError aclblasCreateHandleForHgemm(aclTransType transA, aclTransType transB, aclTransType transC,
+                                     int m, int n, int k, aclComputeType type,
+                                     aclopHandle** handle) {
   return GemmHandle(__func__, transA, transB, transC, m, n, k, ACL_FLOAT16, ACL_FLOAT16,
                     ACL_FLOAT16, type, handle);
 }
 
-aclError aclblasS8gemm(aclTransType transA, aclTransType transB, aclTransType transC, int m,
-                       int n, int k, const int32_t* alpha, const int8_t* matrixA, int lda,
+aclError aclblasS8gemm(aclTransType transA, aclTransType transB, aclTransType transC, int m, int n,
+                       int k, const int32_t* alpha, const int8_t* matrixA, int lda,
                        const int8_t* matrixB, int ldb, const int32_t* beta, int32_t* matrixC,
                        int ldc, aclComputeType type, aclrtStream stream) {
   return Gemm(__func__, transA, transB, transC, m, n, k, alpha, matrixA, lda, ACL_INT8, matrixB,
               ldb, ACL_INT8, beta, matrixC, ldc, ACL_INT32, type, stream);
 }
 
-aclError aclblasCreateHandleForS8gemm(aclTransType transA, aclTransType transB,
-                                      aclTransType transC, int m, int n, int k,
-                                      aclComputeType type, aclopHandle** handle) {
-  return GemmHandle(__func__, transA, transB, transC, m, n, k, ACL_INT8, ACL_INT8, ACL_INT32,
-                    type, handle);
+aclError aclblasCreateHandleForS8gemm(aclTransType transA, aclTransType transB, aclTransType transC,
+                                      int m, int n, int k, aclComputeType type,
+                                      aclopHandle** handle) {
+  return GemmHandle(__func__, transA, transB, transC, m, n, k, ACL_INT8, ACL_INT8, ACL_INT32, type,
+                    handle);
 }

@@ -105,9 +105,8 @@ static void AddFp16(void) {
   }
 
   /* 2: compile, then execute the compiled op with new data. */
-  CHECK(aclopCompile("Add", 2, (const aclTensorDesc* const*)in, 1,
-                     (const aclTensorDesc* const*)out, NULL, ACL_ENGINE_SYS, ACL_COMPILE_SYS,
-                     NULL));
+  CHECK(aclopCompile("Add", 2, (const aclTensorDesc* const*)in, 1, (const aclTensorDesc* const*)out,
+                     NULL, ACL_ENGINE_SYS, ACL_COMPILE_SYS, NULL));
   CHECK(aclrtMemcpy(db, sizeof(a), a, sizeof(a), ACL_MEMCPY_HOST_TO_DEVICE));
   CHECK(aclopExecuteV2("Add", 2, in, inputs, 1, out, outputs, NULL, g_stream));
   ToHost(y, dy, sizeof(y));
@@ -125,15 +124,15 @@ static void AddFp16(void) {
     mixed[1] = bad;
     (void)aclGetRecentErrMsg();
     err = aclopExecuteV2("Add", 2, mixed, inputs, 1, out, outputs, NULL, g_stream);
-    Expect(err == ACL_ERROR_OP_INPUT_NOT_MATCH, "mismatched shapes -> ACL_ERROR_OP_INPUT_NOT_MATCH");
+    Expect(err == ACL_ERROR_OP_INPUT_NOT_MATCH,
+           "mismatched shapes -> ACL_ERROR_OP_INPUT_NOT_MATCH");
     Expect(aclGetRecentErrMsg() != NULL, "mismatched shapes leave a message");
     printf("Add with mismatched shapes: error %d\n", (int)err);
     aclDestroyTensorDesc(bad);
   }
   /* An unknown op type: an error, not a crash. */
   {
-    aclError err = aclopExecuteV2("NoSuchOperator", 2, in, inputs, 1, out, outputs, NULL,
-                                  g_stream);
+    aclError err = aclopExecuteV2("NoSuchOperator", 2, in, inputs, 1, out, outputs, NULL, g_stream);
     Expect(err == ACL_ERROR_OP_TYPE_NOT_MATCH, "unknown op -> ACL_ERROR_OP_TYPE_NOT_MATCH");
     printf("unknown op type: error %d\n", (int)err);
   }
@@ -219,9 +218,9 @@ static void GemmEx(void) {
   dc = ToDevice(c, sizeof(c));
   dalpha = ToDevice(&scal[0], sizeof(aclFloat16));
   dbeta = ToDevice(&scal[1], sizeof(aclFloat16));
-  CHECK(aclblasGemmEx(ACL_TRANS_N, ACL_TRANS_N, ACL_TRANS_N, M, N, K, dalpha, da, -1,
-                      ACL_FLOAT16, db, -1, ACL_FLOAT16, dbeta, dc, -1, ACL_FLOAT16,
-                      ACL_COMPUTE_HIGH_PRECISION, g_stream));
+  CHECK(aclblasGemmEx(ACL_TRANS_N, ACL_TRANS_N, ACL_TRANS_N, M, N, K, dalpha, da, -1, ACL_FLOAT16,
+                      db, -1, ACL_FLOAT16, dbeta, dc, -1, ACL_FLOAT16, ACL_COMPUTE_HIGH_PRECISION,
+                      g_stream));
   ToHost(c, dc, sizeof(c));
   for (i = 0; i < M; ++i) {
     for (j = 0; j < N; ++j) {
@@ -236,9 +235,9 @@ static void GemmEx(void) {
   }
   Expect(pass, "aclblasGemmEx fp16");
   /* lda must be -1 (reserved). */
-  Expect(aclblasGemmEx(ACL_TRANS_N, ACL_TRANS_N, ACL_TRANS_N, M, N, K, dalpha, da, K,
-                       ACL_FLOAT16, db, -1, ACL_FLOAT16, dbeta, dc, -1, ACL_FLOAT16,
-                       ACL_COMPUTE_HIGH_PRECISION, g_stream) == ACL_ERROR_INVALID_PARAM,
+  Expect(aclblasGemmEx(ACL_TRANS_N, ACL_TRANS_N, ACL_TRANS_N, M, N, K, dalpha, da, K, ACL_FLOAT16,
+                       db, -1, ACL_FLOAT16, dbeta, dc, -1, ACL_FLOAT16, ACL_COMPUTE_HIGH_PRECISION,
+                       g_stream) == ACL_ERROR_INVALID_PARAM,
          "aclblasGemmEx with lda != -1 fails");
   printf("aclblasGemmEx fp16: ok\n");
   CHECK(aclrtFree(da));
