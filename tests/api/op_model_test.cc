@@ -8,57 +8,19 @@
 #include <iterator>
 
 #include "api_test.h"
+#include "op_fixture.h"
 
 namespace {
 
 namespace fs = std::filesystem;
 
-class OpModelTest : public ::testing::Test {
+class OpModelTest : public acltest::OpFixture {
  protected:
-  void SetUp() override {
-    ASSERT_ACL_OK(aclInit(nullptr));
-    ASSERT_ACL_OK(aclrtSetDevice(0));
-    ASSERT_ACL_OK(aclrtCreateStream(&stream_));
-  }
   void TearDown() override {
-    for (auto* d : descs_) aclDestroyTensorDesc(d);
-    for (auto* b : buffers_) aclDestroyDataBuffer(b);
-    for (void* p : device_) aclrtFree(p);
-    if (attr_ != nullptr) aclopDestroyAttr(attr_);
-    EXPECT_ACL_OK(aclrtDestroyStream(stream_));
-    EXPECT_ACL_OK(aclrtResetDevice(0));
-    EXPECT_ACL_OK(aclFinalize());
+    OpFixture::TearDown();
     if (!scratch_.empty()) fs::remove_all(scratch_);
   }
 
-  aclTensorDesc* Desc(aclDataType dtype, std::vector<int64_t> dims) {
-    aclTensorDesc* desc =
-        aclCreateTensorDesc(dtype, static_cast<int>(dims.size()), dims.data(), ACL_FORMAT_ND);
-    EXPECT_NE(desc, nullptr) << acltest::TakeRecentErrors();
-    descs_.push_back(desc);
-    return desc;
-  }
-  template <typename T>
-  aclDataBuffer* Device(const std::vector<T>& values, size_t bytes = 0) {
-    if (bytes == 0) bytes = values.size() * sizeof(T);
-    void* ptr = nullptr;
-    EXPECT_ACL_OK(aclrtMalloc(&ptr, bytes, ACL_MEM_MALLOC_HUGE_FIRST));
-    device_.push_back(ptr);
-    if (!values.empty()) {
-      EXPECT_ACL_OK(aclrtMemcpy(ptr, bytes, values.data(), bytes, ACL_MEMCPY_HOST_TO_DEVICE));
-    }
-    aclDataBuffer* buffer = aclCreateDataBuffer(ptr, bytes);
-    buffers_.push_back(buffer);
-    return buffer;
-  }
-  template <typename T>
-  std::vector<T> Read(aclDataBuffer* buffer) {
-    EXPECT_ACL_OK(aclrtSynchronizeStream(stream_));
-    std::vector<T> out(aclGetDataBufferSizeV2(buffer) / sizeof(T));
-    EXPECT_ACL_OK(aclrtMemcpy(out.data(), out.size() * sizeof(T), aclGetDataBufferAddr(buffer),
-                              out.size() * sizeof(T), ACL_MEMCPY_DEVICE_TO_HOST));
-    return out;
-  }
   // Simulated time of `launch` on the stream, from an event before to one after: it includes
   // the host's compile time when the op is compiled online.
   template <typename Fn>
@@ -123,11 +85,6 @@ class OpModelTest : public ::testing::Test {
     return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
   }
 
-  aclrtStream stream_ = nullptr;
-  aclopAttr* attr_ = nullptr;
-  std::vector<aclTensorDesc*> descs_;
-  std::vector<aclDataBuffer*> buffers_;
-  std::vector<void*> device_;
   fs::path scratch_;
 };
 
