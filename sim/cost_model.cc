@@ -78,8 +78,8 @@ TaskCost CopyCost(CopyDir dir, uint64_t bytes, const TaskTranslation& tr,
 }
 
 TaskCost KernelCost(const driver::Task& task, const TaskTranslation& tr,
-                    const driver::DeviceProps& p, const CostParams& c) {
-  const KernelEstimate e = EstimateKernel(task, p, c);
+                    const driver::DeviceProps& p, const CostParams& c, EstimateMemo* memo) {
+  const KernelEstimate e = memo != nullptr ? memo->Get(task, p, c) : EstimateKernel(task, p, c);
   TaskCost cost;
   cost.engine = e.engine;
   cost.slots = e.engine == EngineKind::kNone ? 0 : e.cores;
@@ -135,7 +135,7 @@ uint64_t CyclesToNs(uint64_t cycles, uint64_t clock_hz) {
 }
 
 TaskCost CostOf(const driver::Task& task, const TaskTranslation& translation,
-                const driver::DeviceProps& props, const CostParams& cost) {
+                const driver::DeviceProps& props, const CostParams& cost, EstimateMemo* memo) {
   TaskCost c;
   switch (task.kind) {
     case TaskKind::kMemcpy:
@@ -163,7 +163,7 @@ TaskCost CostOf(const driver::Task& task, const TaskTranslation& translation,
       c = Fixed(EngineKind::kNone, cost.callback_cost_ns);
       break;
     case TaskKind::kKernel:
-      c = KernelCost(task, translation, props, cost);
+      c = KernelCost(task, translation, props, cost, memo);
       break;
   }
   const uint64_t hbm_alone = c.hbm_shared ? TransferNs(c.hbm_bytes, cost.hbm_bytes_per_s) : 0;

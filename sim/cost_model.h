@@ -69,7 +69,11 @@ uint64_t TransferNs(uint64_t bytes, uint64_t bytes_per_s);
 // ceil(cycles * 1e9 / clock_hz).
 uint64_t CyclesToNs(uint64_t cycles, uint64_t clock_hz);
 
+class EstimateMemo;  // kernel_cost.h
+
+// `memo`, if not null, remembers kernel estimates (for repeated kernels of one device).
 TaskCost CostOf(const driver::Task& task, const TaskTranslation& translation,
-                const driver::DeviceProps& props, const CostParams& cost);
+                const driver::DeviceProps& props, const CostParams& cost,
+                EstimateMemo* memo = nullptr);
 
 }  // namespace aclsim::sim

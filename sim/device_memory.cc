@@ -108,13 +108,22 @@ bool DeviceMemory::OwnsRange(const void* addr, size_t bytes) const {
 }
 
 std::optional<driver::PageSize> DeviceMemory::PageOf(const void* addr) const {
-  const uintptr_t a = reinterpret_cast<uintptr_t>(addr);
+  std::optional<driver::PageSize> page;
+  PagesOf(&addr, 1, &page);
+  return page;
+}
+
+void DeviceMemory::PagesOf(const void* const* addrs, size_t n,
+                           std::optional<driver::PageSize>* pages) const {
   std::lock_guard<std::mutex> lock(mu_);
-  auto it = page_tables_.upper_bound(a);
-  if (it == page_tables_.begin()) return std::nullopt;
-  --it;
-  if (a >= it->first + it->second.bytes) return std::nullopt;
-  return it->second.page;
+  for (size_t i = 0; i < n; ++i) {
+    const uintptr_t a = reinterpret_cast<uintptr_t>(addrs[i]);
+    pages[i].reset();
+    auto it = page_tables_.upper_bound(a);
+    if (it == page_tables_.begin()) continue;
+    --it;
+    if (a < it->first + it->second.bytes) pages[i] = it->second.page;
+  }
 }
 
 void DeviceMemory::Usage(driver::MemPool pool, size_t* free_bytes, size_t* total_bytes) const {

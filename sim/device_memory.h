@@ -46,6 +46,8 @@ class DeviceMemory {
   // The page size of the live allocation containing `addr` (its page table entry), or
   // nullopt if `addr` is not inside a live allocation of this device.
   std::optional<driver::PageSize> PageOf(const void* addr) const;
+  // PageOf for `n` addresses at once (one lock): pages[i] for addrs[i].
+  void PagesOf(const void* const* addrs, size_t n, std::optional<driver::PageSize>* pages) const;
   void Usage(driver::MemPool pool, size_t* free_bytes, size_t* total_bytes) const;
 
  private:

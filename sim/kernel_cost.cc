@@ -78,7 +78,9 @@ KernelEstimate EstimateKernel(const driver::Task& task, const driver::DeviceProp
                               const CostParams& c) {
   KernelEstimate e;
   const bool legacy = task.work.empty();
-  const driver::KernelWork w = legacy ? LegacyWork(task) : task.work;
+  driver::KernelWork legacy_work;
+  if (legacy) legacy_work = LegacyWork(task);
+  const driver::KernelWork& w = legacy ? legacy_work : task.work;
   uint64_t cores = 0;
   switch (task.engine) {
     case Engine::kAiCore:
@@ -129,6 +131,55 @@ KernelEstimate EstimateKernel(const driver::Task& task, const driver::DeviceProp
   e.core_ns = std::max(waves_ns, peak_ns);
   e.roofline_ns = std::max(peak_ns, TransferNs(e.gm_bytes, c.hbm_bytes_per_s));
   return e;
+}
+
+bool EstimateMemo::Key::operator==(const Key& o) const {
+  const driver::KernelWork& a = work;
+  const driver::KernelWork& b = o.work;
+  return engine == o.engine && blocks == o.blocks && flops == o.flops &&
+         bytes_moved == o.bytes_moved && a.dtype == b.dtype && a.cube_flops == b.cube_flops &&
+         a.vector_flops == b.vector_flops && a.scalar_ops == b.scalar_ops &&
+         a.aicpu_elements == b.aicpu_elements && a.gm_read_bytes == b.gm_read_bytes &&
+         a.gm_write_bytes == b.gm_write_bytes && a.gm_to_l1_bytes == b.gm_to_l1_bytes &&
+         a.l1_to_l0a_bytes == b.l1_to_l0a_bytes && a.l1_to_l0b_bytes == b.l1_to_l0b_bytes &&
+         a.l0c_to_out_bytes == b.l0c_to_out_bytes && a.ub_bytes == b.ub_bytes &&
+         a.pipeline_steps == b.pipeline_steps && a.double_buffered == b.double_buffered;
+}
+
+KernelEstimate EstimateMemo::Get(const driver::Task& task, const driver::DeviceProps& props,
+                                 const CostParams& cost) {
+  const driver::KernelWork& w = task.work;
+  // A cheap mix of the fields that usually differ between kernels.
+  uint64_t h = static_cast<uint64_t>(task.engine) * 0x9e3779b97f4a7c15ULL;
+  for (uint64_t v : {uint64_t{task.blocks}, task.flops, task.bytes_moved, w.cube_flops,
+                     w.vector_flops, w.gm_read_bytes, w.gm_write_bytes, w.ub_bytes}) {
+    h = (h ^ v) * 0x100000001b3ULL;
+  }
+  Slot& slot = slots_[(h ^ (h >> 29)) % kSlots];
+  Key key;
+  key.engine = task.engine;
+  key.blocks = task.blocks;
+  key.flops = task.flops;
+  key.bytes_moved = task.bytes_moved;
+  key.work.dtype = w.dtype;
+  key.work.cube_flops = w.cube_flops;
+  key.work.vector_flops = w.vector_flops;
+  key.work.scalar_ops = w.scalar_ops;
+  key.work.aicpu_elements = w.aicpu_elements;
+  key.work.gm_read_bytes = w.gm_read_bytes;
+  key.work.gm_write_bytes = w.gm_write_bytes;
+  key.work.gm_to_l1_bytes = w.gm_to_l1_bytes;
+  key.work.l1_to_l0a_bytes = w.l1_to_l0a_bytes;
+  key.work.l1_to_l0b_bytes = w.l1_to_l0b_bytes;
+  key.work.l0c_to_out_bytes = w.l0c_to_out_bytes;
+  key.work.ub_bytes = w.ub_bytes;
+  key.work.pipeline_steps = w.pipeline_steps;
+  key.work.double_buffered = w.double_buffered;
+  if (slot.used && slot.key == key) return slot.estimate;
+  slot.used = true;
+  slot.key = std::move(key);
+  slot.estimate = EstimateKernel(task, props, cost);
+  return slot.estimate;
 }
 
 }  // namespace aclsim::sim

@@ -49,4 +49,30 @@ driver::KernelWork LegacyWork(const driver::Task& task);
 KernelEstimate EstimateKernel(const driver::Task& task, const driver::DeviceProps& props,
                               const CostParams& cost);
 
+// Remembers the estimates of recent kernels of one device (props and cost fixed): a program
+// that launches the same kernels again skips the arithmetic. Keyed by everything
+// EstimateKernel reads of the task. Not thread-safe (the scheduler's mutex guards it).
+class EstimateMemo {
+ public:
+  KernelEstimate Get(const driver::Task& task, const driver::DeviceProps& props,
+                     const CostParams& cost);
+
+ private:
+  struct Key {
+    driver::Engine engine = driver::Engine::kAiCore;
+    uint32_t blocks = 0;
+    uint64_t flops = 0;
+    uint64_t bytes_moved = 0;
+    driver::KernelWork work;  // without buffers
+    bool operator==(const Key& other) const;
+  };
+  struct Slot {
+    bool used = false;
+    Key key;
+    KernelEstimate estimate;
+  };
+  static constexpr size_t kSlots = 16;
+  Slot slots_[kSlots];
+};
+
 }  // namespace aclsim::sim

@@ -82,6 +82,7 @@ void Scheduler::StopDevice(uint32_t device) {
                        [](const auto& entry) { return entry.second->pending.empty(); });
   });
   dev.stopping = true;
+  dev.dispatches.fetch_add(1, std::memory_order_release);
   dev.work_cv.notify_all();
 }
 
@@ -114,7 +115,7 @@ Status Scheduler::Submit(uint32_t device, driver::QueueId queue, driver::Task ta
     t->queue = q.get();
     t->queue_id = queue;
     if (dev.lost) return LostError(dev);
-    t->cost = CostOf(t->task, translation, dev.props, dev.cost);
+    t->cost = CostOf(t->task, translation, dev.props, dev.cost, &dev.estimates);
     if (dev.faults.slow_dma_engine != EngineKind::kNone &&
         t->cost.engine == dev.faults.slow_dma_engine) {
       t->slowdown = dev.faults.slow_dma_factor;
@@ -259,8 +260,14 @@ void Scheduler::TryDispatch(SimQueue& q, Work& work) {
   if (inline_mode_) {
     inline_ready_.push_back(t);
   } else {
-    q.dev->ready.push_back(t);
-    q.dev->work_cv.notify_one();
+    DeviceSched& dev = *q.dev;
+    dev.ready.push_back(t);
+    dev.dispatches.fetch_add(1, std::memory_order_release);
+    if (self_dispatch_ == &dev) {
+      self_dispatch_ = nullptr;  // the completing worker takes this one itself
+    } else if (!dev.spinning) {
+      dev.work_cv.notify_one();
+    }
   }
 }
 
@@ -292,7 +299,11 @@ void Scheduler::CompleteLocked(const std::shared_ptr<SimTask>& t, Status status,
   t->queue = nullptr;
   t->dev = nullptr;
   work.queues.push_back(&q);
-  done_cv_.notify_all();
+  // Wake Sync* / destroy waits only when one of them may be satisfied (not per task).
+  if (q.pending.empty() || t->done_watchers > 0 ||
+      (!q.sync_watch.empty() && DoneThrough(q, *q.sync_watch.begin()))) {
+    done_cv_.notify_all();
+  }
 }
 
 void Scheduler::DropUnstarted(SimQueue& q, Work& work) {

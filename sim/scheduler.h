@@ -135,6 +135,11 @@ class Scheduler {
   void DrainInline();
   Status FailureStatus(const SimTask& t, const Status& cause) const;
 
+  // Set by a worker while it completes a task of this device (mu_ held): the first task the
+  // completion makes ready is left for the worker itself (no other worker is woken for it).
+  static thread_local DeviceSched* self_dispatch_;
+  static thread_local bool in_worker_;  // this thread runs WorkerLoop
+
   const bool inline_mode_;
   const uint64_t clock_domain_;
   std::mutex mu_;

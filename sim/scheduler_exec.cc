@@ -1,5 +1,7 @@
 // Scheduler: functional execution on workers or inline, completion and failures.
+#include <chrono>
 #include <exception>
+#include <thread>
 #include <utility>
 
 #include "sim/scheduler.h"
@@ -49,7 +51,25 @@ Status RunKernelBody(const driver::Task& task) {
   return Status(StatusCode::kTaskFailed, body.message(), code);
 }
 
+// Calls `idle` until it returns false or 50 µs of wall time have passed.
+template <typename Idle>
+void SpinWhile(Idle&& idle) {
+  constexpr auto kSpin = std::chrono::microseconds(50);
+  const auto deadline = std::chrono::steady_clock::now() + kSpin;
+  for (uint32_t i = 1; idle(); ++i) {
+    if (i % 64 == 0 && std::chrono::steady_clock::now() >= deadline) return;
+#if defined(__x86_64__) || defined(__i386__)
+    __builtin_ia32_pause();
+#else
+    std::this_thread::yield();
+#endif
+  }
+}
+
 }  // namespace
+
+thread_local DeviceSched* Scheduler::self_dispatch_ = nullptr;
+thread_local bool Scheduler::in_worker_ = false;
 
 Scheduler::StartInfo Scheduler::StartLocked(SimTask& t) {
   StartInfo info;
@@ -71,17 +91,29 @@ Scheduler::StartInfo Scheduler::StartLocked(SimTask& t) {
 }
 
 void Scheduler::WorkerLoop(uint32_t device) {
+  in_worker_ = true;
   Lock lock(mu_);
   DeviceSched& dev = Dev(device);
   for (;;) {
+    if (dev.ready.empty() && !dev.stopping && !dev.spinning && dev.executing == 0) {
+      dev.spinning = true;  // TryDispatch signals no one while this worker spins
+      const uint64_t seen = dev.dispatches.load(std::memory_order_acquire);
+      lock.unlock();
+      SpinWhile([&dev, seen] { return dev.dispatches.load(std::memory_order_acquire) == seen; });
+      lock.lock();
+      dev.spinning = false;
+    }
     dev.work_cv.wait(lock, [&dev] { return dev.stopping || !dev.ready.empty(); });
     if (dev.ready.empty()) return;
     std::shared_ptr<SimTask> t = std::move(dev.ready.front());
     dev.ready.pop_front();
+    if (!dev.ready.empty()) dev.work_cv.notify_one();  // more work: another worker may idle
     const StartInfo info = StartLocked(*t);
+    ++dev.executing;
     lock.unlock();
     Execute(t, info);
     lock.lock();
+    --dev.executing;
   }
 }
 
@@ -182,8 +214,10 @@ void Scheduler::Finish(const std::shared_ptr<SimTask>& t, Status status, bool re
   }
   Lock lock(mu_);
   if (t->run == RunState::kDone) return;
+  if (in_worker_) self_dispatch_ = t->dev;  // WorkerLoop takes the next ready task itself
   CompleteLocked(t, std::move(status), work);
   Pump(work);
+  self_dispatch_ = nullptr;
 }
 
 void Scheduler::CompleteExternal(uint32_t device, uint64_t task_id, Status status) {

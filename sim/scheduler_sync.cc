@@ -1,6 +1,7 @@
 // Scheduler: queue and event management, queries and the Sync* waits.
 #include <algorithm>
 #include <chrono>
+#include <memory>
 #include <utility>
 
 #include "sim/host_clock.h"
@@ -9,11 +10,31 @@
 namespace aclsim::sim {
 namespace {
 
-// True when every task of `q` with an id <= `id` has completed. (Tasks normally complete in
-// queue order, but a forced destroy completes dropped tasks before the running one.)
-bool DoneThrough(const SimQueue& q, uint64_t id) {
-  return q.pending.empty() || q.pending.front()->id > id;
-}
+// Registers a wait through task `id` of `q` for the lifetime of the object (mutex held; the
+// object must be destroyed before the lock is released).
+class WatchThrough {
+ public:
+  WatchThrough(SimQueue& q, uint64_t id) : q_(q), it_(q.sync_watch.insert(id)) {}
+  ~WatchThrough() { q_.sync_watch.erase(it_); }
+  WatchThrough(const WatchThrough&) = delete;
+  WatchThrough& operator=(const WatchThrough&) = delete;
+
+ private:
+  SimQueue& q_;
+  std::multiset<uint64_t>::iterator it_;
+};
+
+// Counts a SyncEvent wait on a record for the lifetime of the object (mutex held).
+class WatchDone {
+ public:
+  explicit WatchDone(SimTask& t) : t_(t) { ++t_.done_watchers; }
+  ~WatchDone() { --t_.done_watchers; }
+  WatchDone(const WatchDone&) = delete;
+  WatchDone& operator=(const WatchDone&) = delete;
+
+ private:
+  SimTask& t_;
+};
 
 }  // namespace
 
@@ -101,6 +122,7 @@ Status Scheduler::SyncQueue(uint32_t device, driver::QueueId queue, int32_t time
   }
   std::shared_ptr<SimTask> last = q->last;
   if (last == nullptr) return Status::Ok();
+  const WatchThrough watch(*q, last->id);
   if (!WaitFor(lock, timeout_ms, [&] { return DoneThrough(*q, last->id); })) {
     return Err(StatusCode::kStreamSyncTimeout,
                "SyncQueue: queue {} of device {} did not complete within {} ms (task {} still "
@@ -134,6 +156,9 @@ Status Scheduler::SyncDevice(uint32_t device, int32_t timeout_ms) {
   for (auto& [id, q] : dev.queues) {
     if (q->last != nullptr) lasts.emplace_back(q, q->last);
   }
+  std::vector<std::unique_ptr<WatchThrough>> watches;
+  watches.reserve(lasts.size());
+  for (auto& [q, last] : lasts) watches.push_back(std::make_unique<WatchThrough>(*q, last->id));
   auto all_done = [&lasts] {
     return std::all_of(lasts.begin(), lasts.end(), [](const auto& entry) {
       return DoneThrough(*entry.first, entry.second->id);
@@ -218,6 +243,7 @@ Status Scheduler::SyncEvent(uint32_t device, driver::EventId event, int32_t time
   }
   std::shared_ptr<SimTask> record = it->second->latest_record;
   if (record == nullptr) return Status::Ok();
+  const WatchDone watch(*record);
   if (!WaitFor(lock, timeout_ms, [&record] { return record->run == RunState::kDone; })) {
     return Err(StatusCode::kEventSyncTimeout,
                "SyncEvent: event {} of device {} was not reached within {} ms (record task {} "

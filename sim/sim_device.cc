@@ -70,10 +70,29 @@ Status SimDevice::DestroyQueue(driver::QueueId queue, bool force) {
 }
 
 TaskTranslation SimDevice::Translate(const driver::Task& task) const {
-  TaskTranslation tr;
-  auto add = [this, &tr](const void* addr, uint64_t bytes) {
-    if (addr == nullptr || bytes == 0) return;
-    if (auto page = memory_.PageOf(addr)) tr.buffers.push_back({bytes, *page});
+  // At most a handful of buffers per task: looked up together under one lock.
+  constexpr size_t kInline = 8;
+  const void* inline_addrs[kInline];
+  uint64_t inline_bytes[kInline];
+  std::optional<driver::PageSize> inline_pages[kInline];
+  std::vector<const void*> more_addrs;
+  std::vector<uint64_t> more_bytes;
+  std::vector<std::optional<driver::PageSize>> more_pages;
+  const size_t count = task.kind == driver::TaskKind::kKernel ? task.work.buffers.size() : 2;
+  if (count > kInline) {
+    more_addrs.resize(count);
+    more_bytes.resize(count);
+    more_pages.resize(count);
+  }
+  const void** addrs = count > kInline ? more_addrs.data() : inline_addrs;
+  uint64_t* bytes = count > kInline ? more_bytes.data() : inline_bytes;
+  std::optional<driver::PageSize>* pages = count > kInline ? more_pages.data() : inline_pages;
+  size_t n = 0;
+  auto add = [&](const void* addr, uint64_t size) {
+    if (addr == nullptr || size == 0) return;
+    addrs[n] = addr;
+    bytes[n] = size;
+    ++n;
   };
   switch (task.kind) {
     case driver::TaskKind::kMemcpy:
@@ -92,6 +111,13 @@ TaskTranslation SimDevice::Translate(const driver::Task& task) const {
       break;
     default:
       break;
+  }
+  TaskTranslation tr;
+  if (n == 0) return tr;
+  memory_.PagesOf(addrs, n, pages);
+  tr.buffers.reserve(n);
+  for (size_t i = 0; i < n; ++i) {
+    if (pages[i]) tr.buffers.push_back({bytes[i], *pages[i]});
   }
   return tr;
 }

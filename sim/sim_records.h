@@ -16,6 +16,7 @@
 //  * a record's `waiters` are the not-done waits bound to it (cleared when it completes).
 #pragma once
 
+#include <atomic>
 #include <condition_variable>
 #include <cstdint>
 #include <deque>
@@ -32,6 +33,7 @@
 #include "sim/cost_model.h"
 #include "sim/engine_timeline.h"
 #include "sim/hbm_timeline.h"
+#include "sim/kernel_cost.h"
 #include "sim/soc_profile.h"
 
 namespace aclsim::sim {
@@ -73,6 +75,7 @@ struct SimTask {
 
   // Functional state.
   RunState run = RunState::kQueued;
+  uint32_t done_watchers = 0;  // SyncEvent calls waiting for this task to complete
   Status status;
   bool external_completed_early = false;  // CompleteExternal before external_start
   Status external_status;
@@ -88,7 +91,16 @@ struct SimQueue {
   std::shared_ptr<SimTask> last;  // last submitted task (for SyncQueue)
   Status error;                   // first failure since the last successful sync
   bool closing = false;           // DestroyQueue in progress: no more submissions
+  // Task ids that SyncQueue / SyncDevice calls wait through (see DoneThrough): a completion
+  // wakes the waiting threads only when the lowest of them is reached or the queue drains.
+  std::multiset<uint64_t> sync_watch;
 };
+
+// True when every task of `q` with an id <= `id` has completed. (Tasks normally complete in
+// queue order, but a forced destroy completes dropped tasks before the running one.)
+inline bool DoneThrough(const SimQueue& q, uint64_t id) {
+  return q.pending.empty() || q.pending.front()->id > id;
+}
 
 struct SimEvent {
   uint32_t flags = 0;
@@ -128,6 +140,7 @@ struct DeviceSched {
   uint64_t kernel_count = 0;  // kernels submitted (fault_aicore_exception)
   bool lost = false;          // fault_device_lost fired
   TlbCounts tlb;              // translations of every submitted task
+  EstimateMemo estimates;     // recent kernels' cost estimates
 
   std::map<driver::QueueId, std::shared_ptr<SimQueue>> queues;
   IdPool queue_ids;                    // hardware stream ids
@@ -137,8 +150,17 @@ struct DeviceSched {
 
   std::deque<std::shared_ptr<SimTask>> ready;  // async mode: tasks for the workers
   std::condition_variable work_cv;             // waits on the scheduler mutex
-  bool stopping = false;                       // workers exit when `ready` is empty
-  bool closed = false;                         // StopDevice called
+  // Async mode: a worker that leaves the device idle (nothing ready, nothing executing)
+  // first spins for a short while (without the mutex) before it sleeps, so that a program
+  // enqueueing small tasks back to back does not pay a thread wake-up per task. At most one
+  // worker spins; `dispatches` (bumped whenever `ready` grows or the device stops) is what it
+  // watches, and a dispatch with a spinner signals no one.
+  uint32_t executing = 0;  // tasks the workers are executing
+  bool spinning = false;
+  alignas(64) std::atomic<uint64_t> dispatches{0};
+  char dispatches_pad[64 - sizeof(std::atomic<uint64_t>)] = {};  // alone on its cache line
+  bool stopping = false;  // workers exit when `ready` is empty
+  bool closed = false;    // StopDevice called
 
   std::unordered_map<uint64_t, std::shared_ptr<SimTask>> externals;  // not-done kExternal
   std::function<void(const driver::TaskFailure&)> failure_handler;

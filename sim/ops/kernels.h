@@ -4,14 +4,30 @@
 // Thread-safety: pure functions over the tensors given.
 #pragma once
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <type_traits>
 #include <vector>
 
+#include "sim/ops/half_batch.h"
 #include "sim/ops/tensor.h"
 
 namespace aclsim::sim::ops {
+
+// Calls body(begin, count, a, b, out) over [0, n) in chunks, with three float scratch
+// arrays of `count` elements: the fp16 kernels widen a chunk, compute in float and narrow it
+// (half_batch.h), which gives the same values as converting element by element.
+template <typename Body>
+void HalfChunks(int64_t n, Body&& body) {
+  constexpr int64_t kChunk = 512;
+  float a[kChunk];
+  float b[kChunk];
+  float out[kChunk];
+  for (int64_t begin = 0; begin < n; begin += kChunk) {
+    body(begin, std::min(kChunk, n - begin), a, b, out);
+  }
+}
 
 // Strides of `in` broadcast to `out_dims` (0 along broadcast dimensions).
 std::vector<int64_t> BroadcastStrides(const std::vector<int64_t>& in,
@@ -86,6 +102,25 @@ void BinaryKernel(const Tensor& a, const Tensor& b, const Tensor& out, F f) {
   const T* pa = a.ptr<const T>();
   const T* pb = b.ptr<const T>();
   T* po = out.ptr<T>();
+  if constexpr (std::is_same_v<T, Half>) {
+    const int64_t n = out.numel();
+    const int64_t na = a.numel();
+    const int64_t nb = b.numel();
+    if ((na == n || na == 1) && (nb == n || nb == 1) && (a.dims == out.dims || na == 1) &&
+        (b.dims == out.dims || nb == 1)) {
+      HalfChunks(n, [&](int64_t begin, int64_t count, float* fa, float* fb, float* fo) {
+        if (na == n) HalfToFloatN(&pa[begin].bits, fa, static_cast<size_t>(count));
+        if (nb == n) HalfToFloatN(&pb[begin].bits, fb, static_cast<size_t>(count));
+        const float sa = na == n ? 0.0f : ToCompute(pa[0]);
+        const float sb = nb == n ? 0.0f : ToCompute(pb[0]);
+        for (int64_t j = 0; j < count; ++j) {
+          fo[j] = static_cast<float>(f(na == n ? fa[j] : sa, nb == n ? fb[j] : sb));
+        }
+        FloatToHalfN(fo, &po[begin].bits, static_cast<size_t>(count));
+      });
+      return;
+    }
+  }
   ForEachBroadcast2(a.dims, b.dims, out.dims, [&](int64_t o, int64_t ia, int64_t ib) {
     po[o] = FromCompute<T>(f(ToCompute(pa[ia]), ToCompute(pb[ib])));
   });
@@ -108,6 +143,14 @@ void UnaryKernel(const Tensor& x, const Tensor& y, F f) {
   const T* px = x.ptr<const T>();
   T* py = y.ptr<T>();
   const int64_t n = x.numel();
+  if constexpr (std::is_same_v<T, Half>) {
+    HalfChunks(n, [&](int64_t begin, int64_t count, float* fx, float*, float* fy) {
+      HalfToFloatN(&px[begin].bits, fx, static_cast<size_t>(count));
+      for (int64_t j = 0; j < count; ++j) fy[j] = static_cast<float>(f(fx[j]));
+      FloatToHalfN(fy, &py[begin].bits, static_cast<size_t>(count));
+    });
+    return;
+  }
   for (int64_t i = 0; i < n; ++i) py[i] = FromCompute<T>(f(ToCompute(px[i])));
 }
 

@@ -1,6 +1,8 @@
 // Generic element access of kernel tensors (sim/ops/tensor.h).
 #include "sim/ops/tensor.h"
 
+#include "sim/ops/half_batch.h"
+
 namespace aclsim::sim::ops {
 
 double LoadDouble(const Tensor& t, int64_t index) {
@@ -23,6 +25,10 @@ void StoreDouble(const Tensor& t, int64_t index, double value) {
 
 std::vector<float> ToFloats(const Tensor& t) {
   std::vector<float> out(static_cast<size_t>(t.numel()));
+  if (t.dtype == driver::DataType::kFloat16) {
+    HalfToFloatN(&t.ptr<const Half>()->bits, out.data(), out.size());
+    return out;
+  }
   (void)DispatchType(t.dtype, [&](auto tag) -> Status {
     using T = decltype(tag);
     const T* src = t.ptr<const T>();
@@ -33,6 +39,10 @@ std::vector<float> ToFloats(const Tensor& t) {
 }
 
 void FromFloats(const std::vector<float>& values, const Tensor& t) {
+  if (t.dtype == driver::DataType::kFloat16) {
+    FloatToHalfN(values.data(), &t.ptr<Half>()->bits, values.size());
+    return;
+  }
   (void)DispatchType(t.dtype, [&](auto tag) -> Status {
     using T = decltype(tag);
     T* dst = t.ptr<T>();

@@ -1,4 +1,6 @@
 // IEEE 754 binary16 <-> binary32 conversion (round to nearest even), as the device does it.
+// NaNs come out quiet with their leading payload bits, as x86's F16C instructions give them
+// (sim/ops/half_batch.h uses those and must agree bit for bit).
 #pragma once
 
 #include <cstdint>
@@ -11,8 +13,8 @@ inline float HalfToFloat(uint16_t half) {
   uint32_t exponent = (half >> 10) & 0x1fu;
   uint32_t mantissa = half & 0x3ffu;
   uint32_t bits;
-  if (exponent == 0x1f) {  // inf / nan
-    bits = sign | 0x7f800000u | (mantissa << 13);
+  if (exponent == 0x1f) {  // inf / nan (a nan comes out quiet, payload kept)
+    bits = sign | 0x7f800000u | (mantissa << 13) | (mantissa != 0 ? 0x400000u : 0u);
   } else if (exponent != 0) {  // normal
     bits = sign | ((exponent + 112) << 23) | (mantissa << 13);
   } else if (mantissa == 0) {  // zero
@@ -35,8 +37,9 @@ inline uint16_t FloatToHalf(float value) {
   std::memcpy(&bits, &value, sizeof(bits));
   const uint16_t sign = static_cast<uint16_t>((bits >> 16) & 0x8000u);
   const uint32_t abs = bits & 0x7fffffffu;
-  if (abs >= 0x7f800000u) {  // inf / nan (keep nan quiet)
-    return static_cast<uint16_t>(sign | 0x7c00u | (abs > 0x7f800000u ? 0x200u : 0u));
+  if (abs >= 0x7f800000u) {  // inf / nan (a nan comes out quiet, leading payload bits kept)
+    if (abs == 0x7f800000u) return static_cast<uint16_t>(sign | 0x7c00u);
+    return static_cast<uint16_t>(sign | 0x7e00u | ((abs >> 13) & 0x3ffu));
   }
   if (abs >= 0x477ff000u) return static_cast<uint16_t>(sign | 0x7c00u);  // overflow -> inf
   if (abs < 0x38800000u) {               // subnormal or zero in half

@@ -3,6 +3,7 @@
 
 #include <fmt/format.h>
 
+#include <atomic>
 #include <cstdlib>
 #include <string_view>
 
@@ -94,7 +95,24 @@ size_t OpCache::MaxBytesFromEnv() {
   return kDefault;
 }
 
-OpCache::OpCache(size_t max_bytes) : max_bytes_(max_bytes) { stats_.max_bytes = max_bytes; }
+namespace {
+std::atomic<uint64_t> g_next_epoch{1};
+}  // namespace
+
+OpCache::OpCache(size_t max_bytes) : max_bytes_(max_bytes) {
+  stats_.max_bytes = max_bytes;
+  NewEpochLocked();
+}
+
+void OpCache::NewEpochLocked() { epoch_ = g_next_epoch.fetch_add(1, std::memory_order_relaxed); }
+
+bool OpCache::Touch(const Ticket& ticket) {
+  std::lock_guard<std::mutex> lock(mu_);
+  if (ticket.epoch_ == 0 || ticket.epoch_ != epoch_) return false;
+  lru_.splice(lru_.begin(), lru_, ticket.it_);
+  ++stats_.hits;
+  return true;
+}
 
 size_t OpCache::ChargeLocked(const Entry& entry) const { return kTilingBytes + entry.key.size(); }
 
@@ -109,9 +127,14 @@ std::shared_ptr<const driver::OpKernel> OpCache::Find(const std::string& key) {
 
 Result<std::shared_ptr<const driver::OpKernel>> OpCache::GetOrCompile(
     const std::string& key, const std::function<std::string()>& make_binary_key,
-    const CompileFn& compile, OpCacheOutcome* outcome) {
+    const CompileFn& compile, OpCacheOutcome* outcome, Ticket* ticket) {
   bool binary_cached = false;
   std::string binary_key;
+  auto issue = [&](std::list<Entry>::iterator entry) {
+    if (ticket == nullptr) return;
+    ticket->epoch_ = epoch_;
+    ticket->it_ = entry;
+  };
   {
     std::lock_guard<std::mutex> lock(mu_);
     auto it = index_.find(key);
@@ -119,6 +142,7 @@ Result<std::shared_ptr<const driver::OpKernel>> OpCache::GetOrCompile(
       lru_.splice(lru_.begin(), lru_, it->second);
       ++stats_.hits;
       *outcome = OpCacheOutcome::kHit;
+      issue(it->second);
       return it->second->kernel;
     }
   }
@@ -133,6 +157,7 @@ Result<std::shared_ptr<const driver::OpKernel>> OpCache::GetOrCompile(
   if (it != index_.end()) {  // another thread inserted it meanwhile
     *outcome = OpCacheOutcome::kHit;
     ++stats_.hits;
+    issue(it->second);
     return it->second->kernel;
   }
   *outcome = binary_cached ? OpCacheOutcome::kIncremental : OpCacheOutcome::kMiss;
@@ -146,6 +171,7 @@ Result<std::shared_ptr<const driver::OpKernel>> OpCache::GetOrCompile(
   stats_.bytes += ChargeLocked(lru_.front());
   ++stats_.entries;
   EvictLocked();
+  issue(lru_.begin());  // never the victim: eviction keeps at least the newest entry
   ACLSIM_LOG_DEBUG(dfx::Module::kAscendCl,
                    "op cache {} for {}: hits {}, misses {}, incremental {}, evictions {}, "
                    "{} entries, {} bytes",
@@ -179,6 +205,7 @@ void OpCache::EvictLocked() {
                      victim.kernel->call().type, stats_.bytes, max_bytes_);
     index_.erase(victim.key);
     lru_.pop_back();
+    NewEpochLocked();
     --stats_.entries;
     ++stats_.evictions;
   }
@@ -193,6 +220,7 @@ void OpCache::Clear() {
   std::lock_guard<std::mutex> lock(mu_);
   lru_.clear();
   index_.clear();
+  NewEpochLocked();
   binaries_.clear();
   stats_.entries = 0;
   stats_.binaries = 0;

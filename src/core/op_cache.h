@@ -43,6 +43,12 @@ struct OpCacheStats {
 
 enum class OpCacheOutcome { kHit, kMiss, kIncremental };
 
+struct OpCacheEntry {
+  std::string key;
+  std::string binary_key;
+  std::shared_ptr<const driver::OpKernel> kernel;
+};
+
 class OpCache {
  public:
   static constexpr size_t kBinaryBytes = 64 * 1024;
@@ -53,12 +59,24 @@ class OpCache {
   // The bound from the environment (see above); 500 MB by default.
   static size_t MaxBytesFromEnv();
 
+  // Names a cached entry for Touch: valid until the entry is evicted or the cache cleared.
+  class Ticket {
+   private:
+    friend class OpCache;
+    uint64_t epoch_ = 0;  // 0: names nothing
+    std::list<OpCacheEntry>::iterator it_;
+  };
+
   using CompileFn = std::function<Result<std::shared_ptr<const driver::OpKernel>>()>;
   // The kernel for `key`, compiling it with `compile` on a miss (`binary_key` is called only
-  // then). *outcome says which.
+  // then). *outcome says which. `ticket`, if not null, receives the entry's ticket.
   Result<std::shared_ptr<const driver::OpKernel>> GetOrCompile(
       const std::string& key, const std::function<std::string()>& binary_key,
-      const CompileFn& compile, OpCacheOutcome* outcome);
+      const CompileFn& compile, OpCacheOutcome* outcome, Ticket* ticket = nullptr);
+  // A hit on the entry `ticket` names, without building its key (callers that remember the
+  // kernel of a call): refreshes its LRU position and counts a hit. False if the entry may
+  // be gone (evicted or cleared since): the caller must look the call up again.
+  bool Touch(const Ticket& ticket);
   // Lookup only (nullptr on a miss); counts a hit when found.
   std::shared_ptr<const driver::OpKernel> Find(const std::string& key);
   OpCacheStats stats() const;
@@ -67,12 +85,9 @@ class OpCache {
   void SetMaxEntries(size_t max_entries);
 
  private:
-  struct Entry {
-    std::string key;
-    std::string binary_key;
-    std::shared_ptr<const driver::OpKernel> kernel;
-  };
+  using Entry = OpCacheEntry;
   void EvictLocked();
+  void NewEpochLocked();
   size_t ChargeLocked(const Entry& entry) const;
 
   const size_t max_bytes_;
@@ -82,6 +97,7 @@ class OpCache {
   std::unordered_map<std::string, std::list<Entry>::iterator> index_;
   std::unordered_map<std::string, size_t> binaries_;  // binary key -> shapes cached
   OpCacheStats stats_;
+  uint64_t epoch_ = 0;  // changes whenever an entry leaves (unique across caches)
 };
 
 // The cache key of a call (see above); `with_dims` false gives the binary key.

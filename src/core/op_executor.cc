@@ -4,7 +4,9 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include <array>
 #include <cstring>
+#include <optional>
 
 #include "core/device.h"
 #include "core/memory_ops.h"
@@ -87,7 +89,8 @@ void ChargeCompile(Device& device, OpCacheOutcome outcome, bool from_model) {
 
 Result<std::shared_ptr<const driver::OpKernel>> CompileCached(Runtime& runtime, Device& device,
                                                               const driver::OpCall& call,
-                                                              bool from_model = false) {
+                                                              bool from_model = false,
+                                                              OpCache::Ticket* ticket = nullptr) {
   ACLSIM_ASSIGN_OR_RETURN(const driver::OpLibrary* library, OpLibraryOf(runtime));
   OpCacheOutcome outcome = OpCacheOutcome::kHit;
   auto kernel = runtime.op_cache().GetOrCompile(
@@ -101,8 +104,124 @@ Result<std::shared_ptr<const driver::OpKernel>> CompileCached(Runtime& runtime, 
         }
         return compiled;
       },
-      &outcome);
+      &outcome, ticket);
   if (kernel.ok()) ChargeCompile(device, outcome, from_model);
+  return kernel;
+}
+
+// Per-thread memo of the calls this thread launched last and their kernels: a program that
+// runs the same op with the same descriptors again (the usual loop) skips validation, the
+// cache key and the op-model lookup. An entry is the call as launched (before values are
+// read from buffers; calls that need that are not memoised) with the cache ticket of its
+// kernel; a hit still counts as an OpCache hit and refreshes the entry's LRU position, and
+// an entry whose kernel has left the cache is dropped.
+struct MemoEntry {
+  const OpCache* cache = nullptr;
+  OpCache::Ticket ticket;
+  std::string type;
+  std::vector<driver::TensorDesc> inputs;
+  std::vector<driver::TensorDesc> outputs;
+  driver::AttrMap attrs;
+  std::shared_ptr<const driver::OpKernel> kernel;
+};
+
+struct LaunchMemo {
+  static constexpr size_t kEntries = 8;
+  std::array<MemoEntry, kEntries> entries;
+  size_t next = 0;  // replaced next (round robin)
+};
+
+LaunchMemo& Memo() {
+  thread_local LaunchMemo memo;
+  return memo;
+}
+
+bool SameLaunch(const MemoEntry& e, const OpLaunch& launch) {
+  if (e.type != launch.type || e.inputs.size() != launch.inputs.size() ||
+      e.outputs.size() != launch.outputs.size()) {
+    return false;
+  }
+  for (size_t i = 0; i < e.inputs.size(); ++i) {
+    if (e.inputs[i] != launch.inputs[i].desc) return false;
+  }
+  for (size_t i = 0; i < e.outputs.size(); ++i) {
+    if (e.outputs[i] != launch.outputs[i].desc) return false;
+  }
+  return e.attrs == launch.attrs;
+}
+
+std::shared_ptr<const driver::OpKernel> MemoFind(OpCache& cache, const OpLaunch& launch) {
+  for (MemoEntry& e : Memo().entries) {
+    if (e.cache != &cache || e.kernel == nullptr || !SameLaunch(e, launch)) continue;
+    if (cache.Touch(e.ticket)) return e.kernel;
+    e = MemoEntry{};
+    return nullptr;
+  }
+  return nullptr;
+}
+
+void MemoAdd(const OpCache& cache, const OpCache::Ticket& ticket, MemoEntry entry) {
+  LaunchMemo& memo = Memo();
+  entry.cache = &cache;
+  entry.ticket = ticket;
+  memo.entries[memo.next] = std::move(entry);
+  memo.next = (memo.next + 1) % LaunchMemo::kEntries;
+}
+
+// The call of a launch as the memo keeps it.
+MemoEntry MemoOf(const OpLaunch& launch) {
+  MemoEntry entry;
+  entry.type = launch.type;
+  for (const auto& in : launch.inputs) entry.inputs.push_back(in.desc);
+  for (const auto& out : launch.outputs) entry.outputs.push_back(out.desc);
+  entry.attrs = launch.attrs;
+  return entry;
+}
+
+// Validates and compiles (through the cache) the call of `launch`, reading the values the op
+// needs before it runs; `launch` keeps only its buffers.
+Result<std::shared_ptr<const driver::OpKernel>> CompileLaunch(Runtime& runtime, Stream& stream,
+                                                              OpLaunch& launch) {
+  Device& device = *stream.device();
+  ACLSIM_ASSIGN_OR_RETURN(const driver::OpLibrary* library, OpLibraryOf(runtime));
+  if (!library->HasOp(launch.type)) {
+    return Err(StatusCode::kOpTypeNotMatch,
+               "op type '{}' is not in the op library (see docs/ops.md for the {} op types)",
+               launch.type, library->OpTypes().size());
+  }
+  // Values needed before the op runs: constants as given, else read from the buffer (such
+  // calls are not memoised: the values may differ next time).
+  const auto value_inputs = library->ValueInputs(launch.type);
+  bool reads_values = false;
+  for (size_t i : value_inputs) {
+    reads_values |=
+        i < launch.inputs.size() && !launch.inputs[i].desc.absent() && !launch.inputs[i].desc.value;
+  }
+  std::optional<MemoEntry> memo;
+  if (!reads_values) memo = MemoOf(launch);
+  for (size_t i : value_inputs) {
+    if (i >= launch.inputs.size()) continue;
+    auto& arg = launch.inputs[i];
+    if (arg.desc.absent() || arg.desc.value) continue;
+    std::vector<uint8_t> value;
+    ACLSIM_RETURN_IF_ERROR(ReadValue(runtime, stream, arg, i, launch.type, &value));
+    arg.desc.value = std::move(value);
+  }
+  const driver::OpCall call = TakeCall(launch);
+  // A loaded single-op model (aclopSetModelDir / aclopLoad) that matches runs as precompiled;
+  // otherwise the call is compiled online.
+  auto model = OpModelRegistry::Process().Match(call);
+  if (model != nullptr) {
+    ACLSIM_LOG_DEBUG(dfx::Module::kAscendCl, "op {}: matched single-op model {}", call.type,
+                     model->source);
+  }
+  OpCache::Ticket ticket;
+  ACLSIM_ASSIGN_OR_RETURN(auto kernel,
+                          CompileCached(runtime, device, call, model != nullptr, &ticket));
+  if (memo) {
+    memo->kernel = kernel;
+    MemoAdd(runtime.op_cache(), ticket, std::move(*memo));
+  }
   return kernel;
 }
 
@@ -137,30 +256,10 @@ Status CompileOp(Runtime& runtime, Device& device, driver::OpCall call) {
 Status ExecuteOp(Runtime& runtime, Stream& stream, OpLaunch launch,
                  std::vector<driver::TensorDesc>* resolved_outputs) {
   Device& device = *stream.device();
-  ACLSIM_ASSIGN_OR_RETURN(const driver::OpLibrary* library, OpLibraryOf(runtime));
-  if (!library->HasOp(launch.type)) {
-    return Err(StatusCode::kOpTypeNotMatch,
-               "op type '{}' is not in the op library (see docs/ops.md for the {} op types)",
-               launch.type, library->OpTypes().size());
+  std::shared_ptr<const driver::OpKernel> kernel = MemoFind(runtime.op_cache(), launch);
+  if (kernel == nullptr) {
+    ACLSIM_ASSIGN_OR_RETURN(kernel, CompileLaunch(runtime, stream, launch));
   }
-  // Values needed before the op runs: constants as given, else read from the buffer.
-  for (size_t i : library->ValueInputs(launch.type)) {
-    if (i >= launch.inputs.size()) continue;
-    auto& arg = launch.inputs[i];
-    if (arg.desc.absent() || arg.desc.value) continue;
-    std::vector<uint8_t> value;
-    ACLSIM_RETURN_IF_ERROR(ReadValue(runtime, stream, arg, i, launch.type, &value));
-    arg.desc.value = std::move(value);
-  }
-  const driver::OpCall call = TakeCall(launch);  // launch keeps only its buffers
-  // A loaded single-op model (aclopSetModelDir / aclopLoad) that matches runs as precompiled;
-  // otherwise the call is compiled online.
-  auto model = OpModelRegistry::Process().Match(call);
-  if (model != nullptr) {
-    ACLSIM_LOG_DEBUG(dfx::Module::kAscendCl, "op {}: matched single-op model {}", call.type,
-                     model->source);
-  }
-  ACLSIM_ASSIGN_OR_RETURN(auto kernel, CompileCached(runtime, device, call, model != nullptr));
   const driver::OpCall& resolved = kernel->call();
 
   // Buffers: checked against the resolved descriptors; host inputs copied now.

@@ -182,6 +182,12 @@ int64_t TensorDesc::ElementCount() const {
   return count;
 }
 
+bool operator==(const TensorDesc& a, const TensorDesc& b) {
+  return a.dtype == b.dtype && a.format == b.format && a.dims == b.dims &&
+         a.storage_format == b.storage_format && a.storage_dims == b.storage_dims &&
+         a.shape_range == b.shape_range && a.name == b.name && a.value == b.value;
+}
+
 size_t TensorDesc::ByteSize() const {
   const auto& shape = has_storage_layout() && !storage_dims.empty() ? storage_dims : dims;
   int64_t count = 1;

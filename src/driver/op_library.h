@@ -111,6 +111,10 @@ struct TensorDesc {
   size_t ByteSize() const;
 };
 
+// Field-by-field equality (every field selects the kernel a call compiles to).
+bool operator==(const TensorDesc& a, const TensorDesc& b);
+inline bool operator!=(const TensorDesc& a, const TensorDesc& b) { return !(a == b); }
+
 // Attribute values, one alternative per aclopSetAttr* setter.
 using AttrValue = std::variant<bool, int64_t, float, std::string, DataType, std::vector<bool>,
                                std::vector<int64_t>, std::vector<float>, std::vector<std::string>,

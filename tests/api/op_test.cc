@@ -95,6 +95,42 @@ TEST_F(OpTest, AddInt32WithExecuteV2) {
   EXPECT_EQ(Read<int32_t>(y[0]), (std::vector<int32_t>{11, 22, 33, 14, 25, 36}));
 }
 
+// Repeated calls with the same descriptor and attribute objects follow every change made to
+// them between calls (the runtime remembers recent calls; it must notice).
+TEST_F(OpTest, RepeatedCallsFollowDescriptorAndAttributeChanges) {
+  aclTensorDesc* in[2] = {Desc(ACL_INT32, {6}), Desc(ACL_INT32, {6})};
+  aclTensorDesc* out[1] = {Desc(ACL_INT32, {6})};
+  aclDataBuffer* a[2] = {Device<int32_t>({1, 2, 3, 4, 5, 6}),
+                         Device<int32_t>({10, 20, 30, 40, 50, 60})};
+  aclDataBuffer* y[1] = {Device<int32_t>({}, 24)};
+  for (int i = 0; i < 3; ++i)
+    ASSERT_ACL_OK(aclopExecuteV2("Add", 2, in, a, 1, out, y, nullptr, stream_));
+  EXPECT_EQ(Read<int32_t>(y[0]), (std::vector<int32_t>{11, 22, 33, 44, 55, 66}));
+  const int64_t matrix[2] = {2, 3};
+  const int64_t row[1] = {3};
+  ASSERT_ACL_OK(aclSetTensorOriginShape(in[0], 2, matrix));
+  ASSERT_ACL_OK(aclSetTensorOriginShape(in[1], 1, row));
+  ASSERT_ACL_OK(aclSetTensorOriginShape(out[0], 2, matrix));
+  ASSERT_ACL_OK(aclopExecuteV2("Add", 2, in, a, 1, out, y, nullptr, stream_));
+  EXPECT_EQ(Read<int32_t>(y[0]), (std::vector<int32_t>{11, 22, 33, 14, 25, 36}));
+  ASSERT_ACL_OK(aclopExecuteV2("Sub", 2, in, a, 1, out, y, nullptr, stream_));
+  EXPECT_EQ(Read<int32_t>(y[0]), (std::vector<int32_t>{-9, -18, -27, -6, -15, -24}));
+
+  aclTensorDesc* x[1] = {Desc(ACL_FLOAT, {2})};
+  aclTensorDesc* z[1] = {Desc(ACL_FLOAT, {2})};
+  aclDataBuffer* xb[1] = {Device<float>({-2.0f, 4.0f})};
+  aclDataBuffer* zb[1] = {Device<float>({}, 8)};
+  ASSERT_ACL_OK(aclopSetAttrFloat(Attr(), "negative_slope", 0.25f));
+  ASSERT_ACL_OK(aclopExecuteV2("LeakyRelu", 1, x, xb, 1, z, zb, Attr(), stream_));
+  EXPECT_EQ(Read<float>(zb[0]), (std::vector<float>{-0.5f, 4.0f}));
+  ASSERT_ACL_OK(aclopSetAttrFloat(Attr(), "negative_slope", 0.5f));
+  ASSERT_ACL_OK(aclopExecuteV2("LeakyRelu", 1, x, xb, 1, z, zb, Attr(), stream_));
+  EXPECT_EQ(Read<float>(zb[0]), (std::vector<float>{-1.0f, 4.0f}));
+  aclSetTensorDescName(x[0], "renamed");  // names are part of the call too
+  ASSERT_ACL_OK(aclopExecuteV2("LeakyRelu", 1, x, xb, 1, z, zb, Attr(), stream_));
+  EXPECT_EQ(Read<float>(zb[0]), (std::vector<float>{-1.0f, 4.0f}));
+}
+
 TEST_F(OpTest, AddFp16CompileAndExecuteThenCompiledExecuteV2) {
   aclTensorDesc* in[2] = {Desc(ACL_FLOAT16, {4}), Desc(ACL_FLOAT16, {4})};
   aclTensorDesc* out[1] = {Desc(ACL_FLOAT16, {4})};

@@ -154,5 +154,78 @@ TEST(OpCache, ConcurrentCompilesOfOneKeyShareOneEntry) {
   for (auto* kernel : kernels) EXPECT_NE(kernel, nullptr);
 }
 
+Result<std::shared_ptr<const driver::OpKernel>> GetWithTicket(OpCache& cache,
+                                                              const driver::OpCall& call,
+                                                              OpCache::Ticket* ticket) {
+  OpCacheOutcome outcome;
+  return cache.GetOrCompile(
+      OpCacheKey(call, true), [&] { return OpCacheKey(call, false); },
+      [&]() { return sim::ops::SimOpLibrary::Instance().Compile(call, Props()); }, &outcome,
+      ticket);
+}
+
+TEST(OpCache, TicketTouchCountsAHitAndRefreshesTheEntry) {
+  OpCache cache(0);
+  cache.SetMaxEntries(2);
+  OpCache::Ticket first;
+  ASSERT_TRUE(GetWithTicket(cache, AddCall(1), &first).ok());
+  OpCache::Ticket second;
+  ASSERT_TRUE(GetWithTicket(cache, AddCall(2), &second).ok());
+  EXPECT_TRUE(cache.Touch(first));  // now AddCall(2) is the least recent
+  EXPECT_EQ(cache.stats().hits, 1u);
+  ASSERT_TRUE(GetWithTicket(cache, AddCall(3), nullptr).ok());  // evicts AddCall(2)
+  OpCacheOutcome outcome;
+  ASSERT_TRUE(Get(cache, AddCall(1), &outcome).ok());
+  EXPECT_EQ(outcome, OpCacheOutcome::kHit);  // the touched entry survived
+  ASSERT_TRUE(Get(cache, AddCall(2), &outcome).ok());
+  EXPECT_NE(outcome, OpCacheOutcome::kHit);
+}
+
+TEST(OpCache, TicketsDieWithEvictionClearAndTheCache) {
+  OpCache::Ticket empty;
+  OpCache cache(0);
+  EXPECT_FALSE(cache.Touch(empty));
+  OpCache::Ticket ticket;
+  ASSERT_TRUE(GetWithTicket(cache, AddCall(1), &ticket).ok());
+  EXPECT_TRUE(cache.Touch(ticket));
+  cache.SetMaxEntries(1);
+  ASSERT_TRUE(GetWithTicket(cache, AddCall(2), nullptr).ok());  // evicts AddCall(1)
+  EXPECT_FALSE(cache.Touch(ticket));
+
+  OpCache::Ticket other;
+  ASSERT_TRUE(GetWithTicket(cache, AddCall(2), &other).ok());
+  EXPECT_TRUE(cache.Touch(other));
+  cache.Clear();
+  EXPECT_FALSE(cache.Touch(other));
+
+  // A ticket of one cache never names an entry of another.
+  OpCache first(0);
+  OpCache second(0);
+  ASSERT_TRUE(GetWithTicket(first, AddCall(1), &ticket).ok());
+  ASSERT_TRUE(GetWithTicket(second, AddCall(1), nullptr).ok());
+  EXPECT_FALSE(second.Touch(ticket));
+  EXPECT_EQ(second.stats().hits, 0u);
+}
+
+TEST(TensorDescEquality, ComparesEveryField) {
+  driver::TensorDesc a;
+  a.dtype = driver::DataType::kFloat;
+  a.dims = {2, 3};
+  EXPECT_EQ(a, a);
+  auto changed = [&a](auto change) {
+    driver::TensorDesc b = a;
+    change(b);
+    return b;
+  };
+  EXPECT_NE(a, changed([](auto& d) { d.dtype = driver::DataType::kFloat16; }));
+  EXPECT_NE(a, changed([](auto& d) { d.format = driver::Format::kNchw; }));
+  EXPECT_NE(a, changed([](auto& d) { d.dims = {3, 2}; }));
+  EXPECT_NE(a, changed([](auto& d) { d.storage_format = driver::Format::kNc1hwc0; }));
+  EXPECT_NE(a, changed([](auto& d) { d.storage_dims = {1}; }));
+  EXPECT_NE(a, changed([](auto& d) { d.shape_range = {{1, 2}}; }));
+  EXPECT_NE(a, changed([](auto& d) { d.name = "x"; }));
+  EXPECT_NE(a, changed([](auto& d) { d.value = std::vector<uint8_t>{}; }));
+}
+
 }  // namespace
 }  // namespace aclsim::core

@@ -189,6 +189,39 @@ constexpr int32_t kIntMin = std::numeric_limits<int32_t>::min();
 
 // --- 1A binary arithmetic ----------------------------------------------------------------
 
+// fp16 kernels widen and narrow in chunks: long tensors, scalar operands on either side and
+// broadcasting that is neither give the element-by-element results.
+TEST(ArithmeticOps, Fp16ChunkedPathsMatchElementwiseRounding) {
+  std::vector<float> a(1500);
+  std::vector<float> b(1500);
+  for (size_t i = 0; i < a.size(); ++i) {
+    a[i] = static_cast<float>(i) * 0.37f - 200.0f;
+    b[i] = 1.0f / static_cast<float>(i + 1);
+  }
+  auto expect = [](float x, float y) { return HalfToFloat(FloatToHalf(x * y)); };
+  auto half = [](float x) { return HalfToFloat(FloatToHalf(x)); };
+  auto r = Exec("Mul", {F16({1500}, a), F16({1500}, b)});
+  ASSERT_TRUE(r.status.ok()) << r.status.message();
+  auto out = FromHalf(r.outputs[0].template As<uint16_t>());
+  for (size_t i = 0; i < a.size(); ++i) ASSERT_EQ(out[i], expect(half(a[i]), half(b[i]))) << i;
+
+  r = Exec("Mul", {F16({}, {3.0f}), F16({1500}, b)});  // scalar first
+  ASSERT_TRUE(r.status.ok()) << r.status.message();
+  out = FromHalf(r.outputs[0].template As<uint16_t>());
+  for (size_t i = 0; i < b.size(); ++i) ASSERT_EQ(out[i], expect(3.0f, half(b[i]))) << i;
+
+  r = Exec("Mul", {F16({3, 500}, a), F16({500}, std::vector<float>(b.begin(), b.begin() + 500))});
+  ASSERT_TRUE(r.status.ok()) << r.status.message();
+  out = FromHalf(r.outputs[0].template As<uint16_t>());
+  for (size_t i = 0; i < a.size(); ++i)
+    ASSERT_EQ(out[i], expect(half(a[i]), half(b[i % 500]))) << i;
+
+  r = Exec("Relu", {F16({1500}, a)});
+  ASSERT_TRUE(r.status.ok()) << r.status.message();
+  out = FromHalf(r.outputs[0].template As<uint16_t>());
+  for (size_t i = 0; i < a.size(); ++i) ASSERT_EQ(out[i], std::max(half(a[i]), 0.0f)) << i;
+}
+
 TEST(ArithmeticOps, DivTruncatesIntegersAndDefinesDivisionByZero) {
   EXPECT_EQ(RunI32("Div", {I32({5}, {7, -7, 7, 5, kIntMin}), I32({5}, {2, 2, 0, -5, -1})}),
             (std::vector<int32_t>{3, -3, 0, -1, kIntMin}));

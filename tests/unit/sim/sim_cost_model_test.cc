@@ -80,6 +80,36 @@ TEST(SimCostModelTest, EveryKernelIsAtLeastItsRooflineBound) {
   }
 }
 
+// The memo of recent estimates gives exactly EstimateKernel's result, also when more
+// kernels than it has slots alternate and when kernels differ in one field only.
+TEST(SimCostModelTest, EstimateMemoAgreesWithTheModel) {
+  std::vector<Task> kernels = SampleKernels();
+  const size_t sampled = kernels.size();
+  for (size_t i = 0; i < sampled; ++i) {
+    Task steps = kernels[i];
+    steps.work.pipeline_steps += 3;  // a field the memo's hash does not mix
+    kernels.push_back(steps);
+    Task single = kernels[i];
+    single.work.double_buffered = !single.work.double_buffered;
+    kernels.push_back(single);
+  }
+  EstimateMemo memo;
+  for (int round = 0; round < 3; ++round) {
+    for (const Task& t : kernels) {
+      const KernelEstimate want = EstimateKernel(t, B2().props, B2().cost);
+      const KernelEstimate got = memo.Get(t, B2().props, B2().cost);
+      EXPECT_EQ(got.engine, want.engine);
+      EXPECT_EQ(got.cores, want.cores);
+      EXPECT_EQ(got.waves, want.waves);
+      EXPECT_EQ(got.block_cycles, want.block_cycles);
+      EXPECT_EQ(got.core_ns, want.core_ns);
+      EXPECT_EQ(got.gm_bytes, want.gm_bytes);
+      EXPECT_EQ(got.roofline_ns, want.roofline_ns);
+      EXPECT_EQ(got.traffic_bytes, want.traffic_bytes);
+    }
+  }
+}
+
 TEST(SimCostModelTest, TimeGrowsMonotonicallyWithWork) {
   uint64_t previous = 0;
   for (uint64_t scale = 1; scale <= 1024; scale *= 2) {
