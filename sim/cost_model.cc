@@ -80,6 +80,9 @@ TaskCost CopyCost(CopyDir dir, uint64_t bytes, const TaskTranslation& tr,
 TaskCost KernelCost(const driver::Task& task, const TaskTranslation& tr,
                     const driver::DeviceProps& p, const CostParams& c, EstimateMemo* memo) {
   const KernelEstimate e = memo != nullptr ? memo->Get(task, p, c) : EstimateKernel(task, p, c);
+  if (memo != nullptr) {
+    if (const TaskCost* cached = memo->CachedCost(tr)) return *cached;
+  }
   TaskCost cost;
   cost.engine = e.engine;
   cost.slots = e.engine == EngineKind::kNone ? 0 : e.cores;
@@ -89,6 +92,7 @@ TaskCost KernelCost(const driver::Task& task, const TaskTranslation& tr,
   cost.hbm_bytes = e.gm_bytes;
   cost.hbm_shared = true;
   cost.roofline_ns = e.roofline_ns;
+  if (memo != nullptr) memo->StoreCost(tr, cost);
   return cost;
 }
 

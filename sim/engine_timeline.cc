@@ -30,7 +30,7 @@ uint64_t EngineTimeline::Grant(const TaskCost& cost, uint64_t earliest) {
 }
 
 uint64_t EngineTimeline::Grant(const TaskCost& cost, uint64_t earliest,
-                               const std::function<uint64_t(uint64_t start)>& duration_at,
+                               FunctionRef<uint64_t(uint64_t start)> duration_at,
                                uint64_t* end_out) {
   if (cost.engine == EngineKind::kNone || cost.engine == EngineKind::kCount || cost.slots == 0 ||
       free_at_[static_cast<size_t>(cost.engine)].empty()) {

@@ -14,6 +14,7 @@
 #include <functional>
 #include <vector>
 
+#include "common/function_ref.h"
 #include "driver/device_props.h"
 #include "sim/cost_model.h"
 #include "sim/soc_profile.h"
@@ -30,7 +31,7 @@ class EngineTimeline {
   // As above, but the task's duration depends on its start (HBM sharing): the slots are held
   // until start + duration_at(start), which is stored in *end.
   uint64_t Grant(const TaskCost& cost, uint64_t earliest,
-                 const std::function<uint64_t(uint64_t start)>& duration_at, uint64_t* end);
+                 FunctionRef<uint64_t(uint64_t start)> duration_at, uint64_t* end);
 
   size_t SlotCount(EngineKind engine) const;
 

@@ -175,11 +175,33 @@ KernelEstimate EstimateMemo::Get(const driver::Task& task, const driver::DeviceP
   key.work.ub_bytes = w.ub_bytes;
   key.work.pipeline_steps = w.pipeline_steps;
   key.work.double_buffered = w.double_buffered;
+  last_ = &slot;
   if (slot.used && slot.key == key) return slot.estimate;
   slot.used = true;
   slot.key = std::move(key);
   slot.estimate = EstimateKernel(task, props, cost);
+  slot.has_cost = false;
   return slot.estimate;
+}
+
+const TaskCost* EstimateMemo::CachedCost(const TaskTranslation& translation) const {
+  if (last_ == nullptr || !last_->has_cost || last_->buffers.size() != translation.buffers.size()) {
+    return nullptr;
+  }
+  for (size_t i = 0; i < translation.buffers.size(); ++i) {
+    if (last_->buffers[i].bytes != translation.buffers[i].bytes ||
+        last_->buffers[i].page != translation.buffers[i].page) {
+      return nullptr;
+    }
+  }
+  return &last_->cost;
+}
+
+void EstimateMemo::StoreCost(const TaskTranslation& translation, const TaskCost& cost) {
+  if (last_ == nullptr) return;
+  last_->buffers = translation.buffers;
+  last_->cost = cost;
+  last_->has_cost = true;
 }
 
 }  // namespace aclsim::sim

@@ -23,6 +23,7 @@
 #pragma once
 
 #include <cstdint>
+#include <vector>
 
 #include "driver/device_props.h"
 #include "driver/task.h"
@@ -56,6 +57,10 @@ class EstimateMemo {
  public:
   KernelEstimate Get(const driver::Task& task, const driver::DeviceProps& props,
                      const CostParams& cost);
+  // The whole cost last stored for the kernel of the latest Get with the same translation
+  // (the same buffers on the same page sizes), or null; StoreCost records it.
+  const TaskCost* CachedCost(const TaskTranslation& translation) const;
+  void StoreCost(const TaskTranslation& translation, const TaskCost& cost);
 
  private:
   struct Key {
@@ -70,9 +75,13 @@ class EstimateMemo {
     bool used = false;
     Key key;
     KernelEstimate estimate;
+    bool has_cost = false;
+    std::vector<BufferPages> buffers;  // translation of `cost`
+    TaskCost cost;
   };
   static constexpr size_t kSlots = 16;
   Slot slots_[kSlots];
+  Slot* last_ = nullptr;  // of the latest Get
 };
 
 }  // namespace aclsim::sim

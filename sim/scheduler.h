@@ -42,6 +42,7 @@
 #include <mutex>
 #include <vector>
 
+#include "common/inline_vector.h"
 #include "common/status.h"
 #include "driver/driver.h"
 #include "sim/sim_records.h"
@@ -99,7 +100,7 @@ class Scheduler {
   // completed tasks are moved into it and destroyed after the lock is released, because
   // their destructors are user code that may call back into the driver.
   struct Work {
-    std::vector<SimQueue*> queues;  // to re-examine (FIFO: part of the deterministic order)
+    InlineVector<SimQueue*, 8> queues;  // to re-examine (FIFO: part of the deterministic order)
     std::vector<std::function<void()>> dead_fns;
     std::vector<std::function<void(uint64_t)>> dead_starts;
   };

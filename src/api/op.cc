@@ -1,4 +1,5 @@
 // acl_op.h: single-op execution (aclopExecute*, handles, aclopCast, aclopInferShape).
+#include <array>
 #include <string>
 #include <vector>
 
@@ -71,8 +72,9 @@ void UpdateOutputDescs(const std::vector<driver::TensorDesc>& resolved, int coun
   for (int i = 0; i < count && static_cast<size_t>(i) < resolved.size(); ++i) {
     auto desc = core::LookupHandle<aclTensorDesc>(descs[i], "outputDesc");
     if (!desc.ok()) continue;
-    desc.value()->desc.dims = resolved[static_cast<size_t>(i)].dims;
-    desc.value()->desc.dtype = resolved[static_cast<size_t>(i)].dtype;
+    const driver::TensorDesc& out = resolved[static_cast<size_t>(i)];
+    if (desc.value()->desc.dims != out.dims) desc.value()->desc.dims = out.dims;
+    desc.value()->desc.dtype = out.dtype;
     desc.value()->unknown_rank = false;
   }
 }
@@ -106,6 +108,82 @@ Result<core::OpLaunch> MakeLaunch(const char* opType, int numInputs,
 
 namespace aclsim::api {
 
+namespace {
+
+// The fast path of aclopExecute / aclopExecuteV2: a call this thread launched recently with
+// identical descriptors and attributes is enqueued without copying them (core's
+// ExecuteRemembered). Anything unusual -- a bad argument, more than kMaxArgs tensors, a
+// call not remembered -- leaves *launched false for the full path, which reports errors.
+constexpr int kMaxArgs = 16;
+
+Status ExecuteRememberedCall(const char* op_type, int num_inputs,
+                             const aclTensorDesc* const* input_desc,
+                             const aclDataBuffer* const* inputs, int num_outputs,
+                             const aclTensorDesc* const* output_desc,
+                             const aclDataBuffer* const* outputs, const aclopAttr* attr,
+                             aclrtStream stream, aclTensorDesc* const* update_outputs,
+                             bool* launched) {
+  *launched = false;
+  if (op_type == nullptr || num_inputs < 0 || num_outputs < 0 ||
+      num_inputs + num_outputs > kMaxArgs || (num_inputs > 0 && (!input_desc || !inputs)) ||
+      (num_outputs > 0 && (!output_desc || !outputs))) {
+    return Status::Ok();
+  }
+  // Lookups keep every object alive for the call.
+  std::array<std::shared_ptr<aclTensorDesc>, kMaxArgs> descs;
+  std::array<const driver::TensorDesc*, kMaxArgs> desc_views{};
+  std::array<core::OpBuffer, kMaxArgs> buffers{};
+  const int count = num_inputs + num_outputs;
+  for (int i = 0; i < count; ++i) {
+    const bool is_input = i < num_inputs;
+    const aclTensorDesc* handle = is_input ? input_desc[i] : output_desc[i - num_inputs];
+    const aclDataBuffer* buffer = is_input ? inputs[i] : outputs[i - num_inputs];
+    auto desc = core::LookupHandle<aclTensorDesc>(handle, "desc");
+    if (!desc.ok()) return Status::Ok();
+    auto data = core::LookupHandle<aclDataBuffer>(buffer, "buffer");
+    if (!data.ok()) return Status::Ok();
+    descs[static_cast<size_t>(i)] = std::move(desc.value());
+    desc_views[static_cast<size_t>(i)] = &descs[static_cast<size_t>(i)]->desc;
+    buffers[static_cast<size_t>(i)] = {
+        data.value()->data, data.value()->size,
+        descs[static_cast<size_t>(i)]->placement != ACL_MEMTYPE_DEVICE};
+  }
+  std::shared_ptr<aclopAttr> attrs;
+  if (attr != nullptr) {
+    auto found = core::LookupHandle<aclopAttr>(attr, "attr");
+    if (!found.ok()) return Status::Ok();
+    attrs = std::move(found.value());
+  }
+  auto runtime = core::Runtime::Get();
+  if (!runtime.ok()) return Status::Ok();
+  auto resolved_stream = runtime.value()->ResolveStream(stream, "stream");
+  if (!resolved_stream.ok()) return Status::Ok();
+
+  core::OpCallDescs call;
+  call.type = op_type;
+  call.inputs = desc_views.data();
+  call.num_inputs = static_cast<size_t>(num_inputs);
+  call.outputs = desc_views.data() + num_inputs;
+  call.num_outputs = static_cast<size_t>(num_outputs);
+  call.attrs = attrs ? &attrs->attrs : nullptr;
+  core::ResolvedOutputs resolved;
+  ACLSIM_RETURN_IF_ERROR(core::ExecuteRemembered(
+      *runtime.value(), *resolved_stream.value(), call, buffers.data(), buffers.data() + num_inputs,
+      update_outputs != nullptr ? &resolved : nullptr, launched));
+  if (!*launched || update_outputs == nullptr) return Status::Ok();
+  // As UpdateOutputDescs, on the descriptors looked up above.
+  const auto& outs = resolved.descs();
+  for (size_t i = 0; i < static_cast<size_t>(num_outputs) && i < outs.size(); ++i) {
+    aclTensorDesc& desc = *descs[static_cast<size_t>(num_inputs) + i];
+    if (desc.desc.dims != outs[i].dims) desc.desc.dims = outs[i].dims;
+    desc.desc.dtype = outs[i].dtype;
+    desc.unknown_rank = false;
+  }
+  return Status::Ok();
+}
+
+}  // namespace
+
 Status ExecuteOnStream(core::OpLaunch launch, aclrtStream stream,
                        std::vector<driver::TensorDesc>* resolved) {
   ACLSIM_ASSIGN_OR_RETURN(auto runtime, core::Runtime::Get());
@@ -120,6 +198,11 @@ aclError aclopExecute(const char* opType, int numInputs, const aclTensorDesc* co
                       const aclTensorDesc* const outputDesc[], aclDataBuffer* const outputs[],
                       const aclopAttr* attr, aclrtStream stream) {
   return api::ApiCall(__func__, [&]() -> Status {
+    bool launched = false;
+    ACLSIM_RETURN_IF_ERROR(api::ExecuteRememberedCall(opType, numInputs, inputDesc, inputs,
+                                                      numOutputs, outputDesc, outputs, attr, stream,
+                                                      nullptr, &launched));
+    if (launched) return Status::Ok();
     ACLSIM_ASSIGN_OR_RETURN(auto launch, MakeLaunch(opType, numInputs, inputDesc, inputs,
                                                     numOutputs, outputDesc, outputs, attr));
     return api::ExecuteOnStream(std::move(launch), stream, nullptr);
@@ -130,6 +213,11 @@ aclError aclopExecuteV2(const char* opType, int numInputs, aclTensorDesc* inputD
                         aclDataBuffer* inputs[], int numOutputs, aclTensorDesc* outputDesc[],
                         aclDataBuffer* outputs[], aclopAttr* attr, aclrtStream stream) {
   return api::ApiCall(__func__, [&]() -> Status {
+    bool launched = false;
+    ACLSIM_RETURN_IF_ERROR(api::ExecuteRememberedCall(opType, numInputs, inputDesc, inputs,
+                                                      numOutputs, outputDesc, outputs, attr, stream,
+                                                      outputDesc, &launched));
+    if (launched) return Status::Ok();
     ACLSIM_ASSIGN_OR_RETURN(auto launch, MakeLaunch(opType, numInputs, inputDesc, inputs,
                                                     numOutputs, outputDesc, outputs, attr));
     std::vector<driver::TensorDesc> resolved;

@@ -99,19 +99,32 @@ template <typename Map>
 Result<std::shared_ptr<void>> FindLocked(Map& entries, const void* handle, HandleKind kind,
                                          const char* what) {
   auto it = entries.find(handle);
-  if (it == entries.end()) {
-    return Err(StatusCode::kInvalidHandle,
-               "{} {} is not a live {} (destroyed, never created, or from another process)", what,
-               handle, HandleKindName(kind));
-  }
-  if (it->second.kind != kind) {
-    return Err(StatusCode::kInvalidHandle, "{} {} is an {}, not an {}", what, handle,
-               HandleKindName(it->second.kind), HandleKindName(kind));
+  if (it == entries.end() || it->second.kind != kind) {
+    const bool missing = it == entries.end();
+    return HandleTable::LookupErrorOf(handle, kind, what, missing,
+                                      missing ? kind : it->second.kind);
   }
   return it->second.object;
 }
 
 }  // namespace
+
+Status HandleTable::LookupError(const void* handle, HandleKind kind, const char* what,
+                                const Entry* found) {
+  return LookupErrorOf(handle, kind, what, found == nullptr, found == nullptr ? kind : found->kind);
+}
+
+Status HandleTable::LookupErrorOf(const void* handle, HandleKind kind, const char* what,
+                                  bool missing, HandleKind found_kind) {
+  if (handle == nullptr) return Err(StatusCode::kInvalidParam, "{} must not be NULL", what);
+  if (missing) {
+    return Err(StatusCode::kInvalidHandle,
+               "{} {} is not a live {} (destroyed, never created, or from another process)", what,
+               handle, HandleKindName(kind));
+  }
+  return Err(StatusCode::kInvalidHandle, "{} {} is an {}, not an {}", what, handle,
+             HandleKindName(found_kind), HandleKindName(kind));
+}
 
 Result<std::shared_ptr<void>> HandleTable::Get(const void* handle, HandleKind kind,
                                                const char* what) const {

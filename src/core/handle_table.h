@@ -55,6 +55,19 @@ class HandleTable {
   // The object behind `handle` if it is live and of `kind`; otherwise an error naming the
   // parameter (`what`, e.g. "stream") and what was wrong.
   Result<std::shared_ptr<void>> Get(const void* handle, HandleKind kind, const char* what) const;
+  // Get for a typed object (T::kHandleKind), without converting through shared_ptr<void>.
+  template <typename T>
+  Result<std::shared_ptr<T>> GetAs(const void* handle, const char* what) const {
+    if (handle == nullptr) return LookupError(handle, T::kHandleKind, what, nullptr);
+    Shard& shard = ShardOf(handle);
+    std::lock_guard<std::mutex> lock(shard.mu);
+    auto it = shard.entries.find(handle);
+    if (it == shard.entries.end() || it->second.kind != T::kHandleKind) {
+      return LookupError(handle, T::kHandleKind, what,
+                         it == shard.entries.end() ? nullptr : &it->second);
+    }
+    return std::static_pointer_cast<T>(it->second.object);
+  }
   // Unregisters and returns the object (error as Get).
   Result<std::shared_ptr<void>> Remove(const void* handle, HandleKind kind, const char* what);
   size_t Count(HandleKind kind) const;
@@ -69,7 +82,17 @@ class HandleTable {
     std::unordered_map<const void*, Entry> entries;
   };
   Shard& ShardOf(const void* handle) const;
+  // The error of a failed lookup (`found`: the entry of another kind, or null).
+  static Status LookupError(const void* handle, HandleKind kind, const char* what,
+                            const Entry* found);
 
+ public:
+  // The error of a failed lookup: NULL handle, no such handle (`missing`), or a handle of
+  // `found_kind`.
+  static Status LookupErrorOf(const void* handle, HandleKind kind, const char* what, bool missing,
+                              HandleKind found_kind);
+
+ private:
   static constexpr size_t kShards = 16;
   mutable std::array<Shard, kShards> shards_;
 };
@@ -108,9 +131,7 @@ std::shared_ptr<T> MakeHandleObject(Args&&... args) {
 // Typed lookup: T declares `static constexpr HandleKind kHandleKind`.
 template <typename T>
 Result<std::shared_ptr<T>> LookupHandle(const void* handle, const char* what) {
-  auto found = HandleTable::Global().Get(handle, T::kHandleKind, what);
-  if (!found.ok()) return found.status();
-  return std::static_pointer_cast<T>(found.value());
+  return HandleTable::Global().GetAs<T>(handle, what);
 }
 
 template <typename T>

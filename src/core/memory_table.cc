@@ -18,8 +18,25 @@ std::optional<Allocation> MemoryTable::Erase(const void* base) {
   return allocation;
 }
 
+size_t MemoryTable::FindAll(const void* const* ptrs, const size_t* bytes, size_t n) const {
+  if (n == 0) return 0;
+  std::lock_guard<std::mutex> lock(mu_);
+  for (size_t i = 0; i < n; ++i) {
+    auto allocation = FindContainingLocked(ptrs[i]);
+    if (!allocation) return i;
+    auto addr = reinterpret_cast<uintptr_t>(ptrs[i]);
+    auto base = reinterpret_cast<uintptr_t>(allocation->base);
+    if (bytes[i] > allocation->size || addr - base > allocation->size - bytes[i]) return i;
+  }
+  return n;
+}
+
 std::optional<Allocation> MemoryTable::FindContaining(const void* ptr) const {
   std::lock_guard<std::mutex> lock(mu_);
+  return FindContainingLocked(ptr);
+}
+
+std::optional<Allocation> MemoryTable::FindContainingLocked(const void* ptr) const {
   auto addr = reinterpret_cast<uintptr_t>(ptr);
   auto it = by_base_.upper_bound(addr);
   if (it == by_base_.begin()) return std::nullopt;

@@ -30,6 +30,9 @@ class MemoryTable {
   std::optional<Allocation> Erase(const void* base);
   // The allocation containing the whole range [ptr, ptr+bytes) (bytes may be 0).
   std::optional<Allocation> Find(const void* ptr, size_t bytes) const;
+  // Find for `n` ranges under one lock: the index of the first range that is not inside an
+  // allocation, or n if all are.
+  size_t FindAll(const void* const* ptrs, const size_t* bytes, size_t n) const;
   // The allocation containing `ptr`, if any (for error messages).
   std::optional<Allocation> FindContaining(const void* ptr) const;
   size_t Count() const;
@@ -40,6 +43,7 @@ class MemoryTable {
   std::map<uintptr_t, Allocation> TakeAll();
 
  private:
+  std::optional<Allocation> FindContainingLocked(const void* ptr) const;
   mutable std::mutex mu_;
   std::map<uintptr_t, Allocation> by_base_;
   size_t used_ = 0;

@@ -10,6 +10,7 @@
 
 #include "core/device.h"
 #include "core/memory_ops.h"
+#include "core/op_launch_memo.h"
 #include "core/op_model.h"
 #include "core/streams.h"
 #include "dfx/log.h"
@@ -42,9 +43,11 @@ Status ReadValue(Runtime& runtime, Stream& stream, const OpTensorArg& arg, size_
   return Memcpy(runtime, value->data(), bytes, arg.data, bytes, CopyKind::kDeviceToHost);
 }
 
-Status CheckBuffer(Device& device, const OpTensorArg& arg, const driver::TensorDesc& resolved,
-                   const char* kind, size_t index, const std::string& type) {
-  const size_t need = resolved.ByteSize();
+// The checks of one buffer (`need`: the bytes of `resolved`) that need no table lookup;
+// *device_check is set when the buffer must also be device memory of the stream's device.
+Status CheckBuffer(const OpBuffer& arg, const driver::TensorDesc& resolved, size_t need,
+                   const char* kind, size_t index, const std::string& type, bool* device_check) {
+  *device_check = false;
   if (arg.data == nullptr) {
     if (need == 0) return Status::Ok();
     return Err(StatusCode::kInvalidParam, "op {}: {} {} ({}) has a NULL buffer", type, kind, index,
@@ -55,15 +58,17 @@ Status CheckBuffer(Device& device, const OpTensorArg& arg, const driver::TensorD
                "op {}: {} {} buffer has {} bytes but its descriptor ({}) needs {}", type, kind,
                index, arg.size, DescText(resolved), need);
   }
-  if (arg.on_host) return Status::Ok();
-  if (!device.memory().Find(arg.data, need)) {
-    return Err(StatusCode::kInvalidParam,
-               "op {}: {} {} buffer {} (+{} bytes) is not device memory of device {} (allocate "
-               "it with aclrtMalloc, or place the descriptor in host memory with "
-               "aclSetTensorPlaceMent)",
-               type, kind, index, arg.data, need, device.id());
-  }
+  *device_check = !arg.on_host;
   return Status::Ok();
+}
+
+Status NotDeviceMemory(const Device& device, const char* kind, size_t index, const void* data,
+                       size_t need, const std::string& type) {
+  return Err(StatusCode::kInvalidParam,
+             "op {}: {} {} buffer {} (+{} bytes) is not device memory of device {} (allocate "
+             "it with aclrtMalloc, or place the descriptor in host memory with "
+             "aclSetTensorPlaceMent)",
+             type, kind, index, data, need, device.id());
 }
 
 // The call of a launch; takes its descriptors and attributes (the buffers stay).
@@ -109,77 +114,28 @@ Result<std::shared_ptr<const driver::OpKernel>> CompileCached(Runtime& runtime, 
   return kernel;
 }
 
-// Per-thread memo of the calls this thread launched last and their kernels: a program that
-// runs the same op with the same descriptors again (the usual loop) skips validation, the
-// cache key and the op-model lookup. An entry is the call as launched (before values are
-// read from buffers; calls that need that are not memoised) with the cache ticket of its
-// kernel; a hit still counts as an OpCache hit and refreshes the entry's LRU position, and
-// an entry whose kernel has left the cache is dropped.
-struct MemoEntry {
-  const OpCache* cache = nullptr;
-  OpCache::Ticket ticket;
-  std::string type;
-  std::vector<driver::TensorDesc> inputs;
-  std::vector<driver::TensorDesc> outputs;
-  driver::AttrMap attrs;
-  std::shared_ptr<const driver::OpKernel> kernel;
+// Descriptor views of a launch (valid while `launch` is unchanged).
+struct LaunchDescs {
+  explicit LaunchDescs(const OpLaunch& launch) {
+    inputs.reserve(launch.inputs.size());
+    for (const auto& in : launch.inputs) inputs.push_back(&in.desc);
+    outputs.reserve(launch.outputs.size());
+    for (const auto& out : launch.outputs) outputs.push_back(&out.desc);
+    call.type = launch.type;
+    call.inputs = inputs.data();
+    call.num_inputs = inputs.size();
+    call.outputs = outputs.data();
+    call.num_outputs = outputs.size();
+    call.attrs = &launch.attrs;
+  }
+  std::vector<const driver::TensorDesc*> inputs;
+  std::vector<const driver::TensorDesc*> outputs;
+  OpCallDescs call;
 };
-
-struct LaunchMemo {
-  static constexpr size_t kEntries = 8;
-  std::array<MemoEntry, kEntries> entries;
-  size_t next = 0;  // replaced next (round robin)
-};
-
-LaunchMemo& Memo() {
-  thread_local LaunchMemo memo;
-  return memo;
-}
-
-bool SameLaunch(const MemoEntry& e, const OpLaunch& launch) {
-  if (e.type != launch.type || e.inputs.size() != launch.inputs.size() ||
-      e.outputs.size() != launch.outputs.size()) {
-    return false;
-  }
-  for (size_t i = 0; i < e.inputs.size(); ++i) {
-    if (e.inputs[i] != launch.inputs[i].desc) return false;
-  }
-  for (size_t i = 0; i < e.outputs.size(); ++i) {
-    if (e.outputs[i] != launch.outputs[i].desc) return false;
-  }
-  return e.attrs == launch.attrs;
-}
-
-std::shared_ptr<const driver::OpKernel> MemoFind(OpCache& cache, const OpLaunch& launch) {
-  for (MemoEntry& e : Memo().entries) {
-    if (e.cache != &cache || e.kernel == nullptr || !SameLaunch(e, launch)) continue;
-    if (cache.Touch(e.ticket)) return e.kernel;
-    e = MemoEntry{};
-    return nullptr;
-  }
-  return nullptr;
-}
-
-void MemoAdd(const OpCache& cache, const OpCache::Ticket& ticket, MemoEntry entry) {
-  LaunchMemo& memo = Memo();
-  entry.cache = &cache;
-  entry.ticket = ticket;
-  memo.entries[memo.next] = std::move(entry);
-  memo.next = (memo.next + 1) % LaunchMemo::kEntries;
-}
-
-// The call of a launch as the memo keeps it.
-MemoEntry MemoOf(const OpLaunch& launch) {
-  MemoEntry entry;
-  entry.type = launch.type;
-  for (const auto& in : launch.inputs) entry.inputs.push_back(in.desc);
-  for (const auto& out : launch.outputs) entry.outputs.push_back(out.desc);
-  entry.attrs = launch.attrs;
-  return entry;
-}
 
 // Validates and compiles (through the cache) the call of `launch`, reading the values the op
-// needs before it runs; `launch` keeps only its buffers.
+// needs before it runs, and remembers it for this thread when it reads none; `launch`
+// keeps only its buffers.
 Result<std::shared_ptr<const driver::OpKernel>> CompileLaunch(Runtime& runtime, Stream& stream,
                                                               OpLaunch& launch) {
   Device& device = *stream.device();
@@ -190,15 +146,21 @@ Result<std::shared_ptr<const driver::OpKernel>> CompileLaunch(Runtime& runtime, 
                launch.type, library->OpTypes().size());
   }
   // Values needed before the op runs: constants as given, else read from the buffer (such
-  // calls are not memoised: the values may differ next time).
+  // calls are not remembered: the values may differ next time).
   const auto value_inputs = library->ValueInputs(launch.type);
   bool reads_values = false;
   for (size_t i : value_inputs) {
     reads_values |=
         i < launch.inputs.size() && !launch.inputs[i].desc.absent() && !launch.inputs[i].desc.value;
   }
-  std::optional<MemoEntry> memo;
-  if (!reads_values) memo = MemoOf(launch);
+  std::optional<OpLaunch> as_given;  // descriptors and attributes only
+  if (!reads_values) {
+    as_given.emplace();
+    as_given->type = launch.type;
+    as_given->attrs = launch.attrs;
+    for (const auto& in : launch.inputs) as_given->inputs.push_back({in.desc});
+    for (const auto& out : launch.outputs) as_given->outputs.push_back({out.desc});
+  }
   for (size_t i : value_inputs) {
     if (i >= launch.inputs.size()) continue;
     auto& arg = launch.inputs[i];
@@ -218,11 +180,147 @@ Result<std::shared_ptr<const driver::OpKernel>> CompileLaunch(Runtime& runtime, 
   OpCache::Ticket ticket;
   ACLSIM_ASSIGN_OR_RETURN(auto kernel,
                           CompileCached(runtime, device, call, model != nullptr, &ticket));
-  if (memo) {
-    memo->kernel = kernel;
-    MemoAdd(runtime.op_cache(), ticket, std::move(*memo));
+  if (as_given) {
+    const LaunchDescs descs(*as_given);
+    op_launch_memo::Remember(runtime.op_cache(), ticket, descs.call, kernel);
   }
   return kernel;
+}
+
+// Checks the buffers against the kernel's resolved descriptors and enqueues the kernel.
+Status LaunchKernel(Stream& stream, const std::shared_ptr<const driver::OpKernel>& kernel,
+                    const OpBuffer* in, size_t num_in, const OpBuffer* out, size_t num_out,
+                    std::vector<driver::TensorDesc>* resolved_outputs) {
+  Device& device = *stream.device();
+  const driver::OpCall& resolved = kernel->call();
+  const std::string& type = resolved.type;
+  if (num_out != resolved.outputs.size()) {
+    return Err(StatusCode::kOpOutputNotMatch, "op {} produces {} outputs but {} were given", type,
+               resolved.outputs.size(), num_out);
+  }
+  // Host inputs and constants are copied when the op is launched (allocated only if any).
+  std::shared_ptr<std::vector<std::vector<uint8_t>>> host_copies;
+  auto host_copy = [&]() -> std::vector<std::vector<uint8_t>>& {
+    if (!host_copies) {
+      host_copies = std::make_shared<std::vector<std::vector<uint8_t>>>();
+      host_copies->reserve(resolved.inputs.size());
+    }
+    return *host_copies;
+  };
+  // Device buffers to find in the device's memory table (one lookup for all of them).
+  constexpr size_t kInline = 16;
+  const size_t most = resolved.inputs.size() + num_out;
+  std::array<const void*, kInline> inline_ptrs;
+  std::array<size_t, kInline> inline_bytes;
+  std::array<size_t, kInline> inline_index;  // input i, or output at inputs + i
+  std::vector<const void*> ptrs_more;
+  std::vector<size_t> bytes_more;
+  std::vector<size_t> index_more;
+  if (most > kInline) {
+    ptrs_more.resize(most);
+    bytes_more.resize(most);
+    index_more.resize(most);
+  }
+  const void** ptrs = most > kInline ? ptrs_more.data() : inline_ptrs.data();
+  size_t* bytes = most > kInline ? bytes_more.data() : inline_bytes.data();
+  size_t* index = most > kInline ? index_more.data() : inline_index.data();
+  size_t checks = 0;
+
+  std::vector<driver::KernelBuffer> inputs;
+  inputs.reserve(resolved.inputs.size());
+  driver::KernelWork work = kernel->work();
+  work.buffers.reserve(most);
+  for (size_t i = 0; i < resolved.inputs.size(); ++i) {
+    const auto& desc = resolved.inputs[i];
+    if (i >= num_in || desc.absent()) {
+      inputs.push_back({nullptr, 0});
+      continue;
+    }
+    const OpBuffer& arg = in[i];
+    if (arg.data == nullptr && desc.value) {  // constant without a buffer
+      auto& copies = host_copy();
+      copies.push_back(*desc.value);
+      inputs.push_back({copies.back().data(), copies.back().size()});
+      continue;
+    }
+    bool device_check = false;
+    const size_t need = desc.ByteSize();
+    ACLSIM_RETURN_IF_ERROR(CheckBuffer(arg, desc, need, "input", i, type, &device_check));
+    if (device_check) {
+      ptrs[checks] = arg.data;
+      bytes[checks] = need;
+      index[checks++] = i;
+    }
+    if (arg.on_host) {
+      const auto* host = static_cast<const uint8_t*>(arg.data);
+      auto& copies = host_copy();
+      copies.emplace_back(host, host + need);
+      inputs.push_back({copies.back().data(), copies.back().size()});
+    } else {
+      inputs.push_back({arg.data, arg.size});
+      work.buffers.push_back({arg.data, need});
+    }
+  }
+  std::vector<driver::KernelBuffer> outputs;
+  outputs.reserve(num_out);
+  for (size_t i = 0; i < num_out; ++i) {
+    const OpBuffer& arg = out[i];
+    driver::TensorDesc need_dynamic;
+    const driver::TensorDesc* need = &resolved.outputs[i];
+    if (kernel->dynamic_output_shape()) {  // size known only after running
+      need_dynamic = resolved.outputs[i];
+      need_dynamic.dims = {0};
+      need = &need_dynamic;
+    }
+    bool device_check = false;
+    const size_t need_bytes = need->ByteSize();
+    ACLSIM_RETURN_IF_ERROR(CheckBuffer(arg, *need, need_bytes, "output", i, type, &device_check));
+    if (arg.on_host) {
+      return Err(StatusCode::kInvalidParam,
+                 "op {}: output {} is placed in host memory; outputs must be device memory", type,
+                 i);
+    }
+    if (device_check) {
+      ptrs[checks] = arg.data;
+      bytes[checks] = need_bytes;
+      index[checks++] = resolved.inputs.size() + i;
+    }
+    outputs.push_back({arg.data, arg.size});
+    work.buffers.push_back(
+        {arg.data, need == &resolved.outputs[i] ? need_bytes : resolved.outputs[i].ByteSize()});
+  }
+  const size_t bad = device.memory().FindAll(ptrs, bytes, checks);
+  if (bad < checks) {
+    const bool is_input = index[bad] < resolved.inputs.size();
+    return NotDeviceMemory(device, is_input ? "input" : "output",
+                           is_input ? index[bad] : index[bad] - resolved.inputs.size(), ptrs[bad],
+                           bytes[bad], type);
+  }
+
+  std::shared_ptr<std::vector<std::vector<int64_t>>> dims;
+  if (kernel->dynamic_output_shape()) dims = std::make_shared<std::vector<std::vector<int64_t>>>();
+  driver::Task task;
+  task.kind = driver::TaskKind::kKernel;
+  task.engine = kernel->engine();
+  task.blocks = kernel->blocks();
+  task.work = std::move(work);
+  task.label = type.c_str();  // lives as long as the kernel the task holds
+  task.kernel_fn = [kernel, inputs = std::move(inputs), outputs = std::move(outputs), host_copies,
+                    dims]() { return kernel->Run(inputs, outputs, dims.get()); };
+  (void)host_copies;  // held by the task until it completes
+  ACLSIM_RETURN_IF_ERROR(Submit(stream, std::move(task)));
+
+  if (resolved_outputs == nullptr) return Status::Ok();
+  *resolved_outputs = resolved.outputs;
+  if (kernel->dynamic_output_shape()) {
+    ACLSIM_RETURN_IF_ERROR(SyncStream(stream, -1));
+    for (size_t i = 0; i < dims->size() && i < resolved_outputs->size(); ++i) {
+      if (!(*dims)[i].empty() || resolved_outputs->at(i).dims.empty()) {
+        (*resolved_outputs)[i].dims = (*dims)[i];
+      }
+    }
+  }
+  return Status::Ok();
 }
 
 }  // namespace
@@ -255,94 +353,36 @@ Status CompileOp(Runtime& runtime, Device& device, driver::OpCall call) {
 
 Status ExecuteOp(Runtime& runtime, Stream& stream, OpLaunch launch,
                  std::vector<driver::TensorDesc>* resolved_outputs) {
-  Device& device = *stream.device();
-  std::shared_ptr<const driver::OpKernel> kernel = MemoFind(runtime.op_cache(), launch);
+  std::shared_ptr<const driver::OpKernel> kernel;
+  {
+    const LaunchDescs descs(launch);
+    kernel = op_launch_memo::Find(runtime.op_cache(), descs.call);
+  }
   if (kernel == nullptr) {
     ACLSIM_ASSIGN_OR_RETURN(kernel, CompileLaunch(runtime, stream, launch));
   }
-  const driver::OpCall& resolved = kernel->call();
+  std::vector<OpBuffer> buffers;
+  buffers.reserve(launch.inputs.size() + launch.outputs.size());
+  for (const auto& in : launch.inputs) buffers.push_back({in.data, in.size, in.on_host});
+  for (const auto& out : launch.outputs) buffers.push_back({out.data, out.size, out.on_host});
+  return LaunchKernel(stream, kernel, buffers.data(), launch.inputs.size(),
+                      buffers.data() + launch.inputs.size(), launch.outputs.size(),
+                      resolved_outputs);
+}
 
-  // Buffers: checked against the resolved descriptors; host inputs copied now.
-  // Host inputs and constants are copied when the op is launched (allocated only if any).
-  std::shared_ptr<std::vector<std::vector<uint8_t>>> host_copies;
-  auto host_copy = [&]() -> std::vector<std::vector<uint8_t>>& {
-    if (!host_copies) {
-      host_copies = std::make_shared<std::vector<std::vector<uint8_t>>>();
-      host_copies->reserve(launch.inputs.size());
-    }
-    return *host_copies;
-  };
-  std::vector<driver::KernelBuffer> inputs;
-  inputs.reserve(resolved.inputs.size());
-  driver::KernelWork work = kernel->work();
-  work.buffers.reserve(resolved.inputs.size() + resolved.outputs.size());
-  for (size_t i = 0; i < resolved.inputs.size(); ++i) {
-    const auto& desc = resolved.inputs[i];
-    if (i >= launch.inputs.size() || desc.absent()) {
-      inputs.push_back({nullptr, 0});
-      continue;
-    }
-    const auto& arg = launch.inputs[i];
-    if (arg.data == nullptr && desc.value) {  // constant without a buffer
-      auto& copies = host_copy();
-      copies.push_back(*desc.value);
-      inputs.push_back({copies.back().data(), copies.back().size()});
-      continue;
-    }
-    ACLSIM_RETURN_IF_ERROR(CheckBuffer(device, arg, desc, "input", i, launch.type));
-    if (arg.on_host) {
-      const auto* bytes = static_cast<const uint8_t*>(arg.data);
-      auto& copies = host_copy();
-      copies.emplace_back(bytes, bytes + desc.ByteSize());
-      inputs.push_back({copies.back().data(), copies.back().size()});
-    } else {
-      inputs.push_back({arg.data, arg.size});
-      work.buffers.push_back({arg.data, desc.ByteSize()});
-    }
+Status ExecuteRemembered(Runtime& runtime, Stream& stream, const OpCallDescs& call,
+                         const OpBuffer* inputs, const OpBuffer* outputs, ResolvedOutputs* resolved,
+                         bool* launched) {
+  *launched = false;
+  auto kernel = op_launch_memo::Find(runtime.op_cache(), call);
+  if (kernel == nullptr) return Status::Ok();
+  *launched = true;
+  std::vector<driver::TensorDesc>* dynamic = nullptr;
+  if (resolved != nullptr) {
+    resolved->kernel = kernel;
+    if (kernel->dynamic_output_shape()) dynamic = &resolved->dynamic;
   }
-  if (launch.outputs.size() != resolved.outputs.size()) {
-    return Err(StatusCode::kOpOutputNotMatch, "op {} produces {} outputs but {} were given",
-               launch.type, resolved.outputs.size(), launch.outputs.size());
-  }
-  std::vector<driver::KernelBuffer> outputs;
-  for (size_t i = 0; i < resolved.outputs.size(); ++i) {
-    const auto& arg = launch.outputs[i];
-    driver::TensorDesc need = resolved.outputs[i];
-    if (kernel->dynamic_output_shape()) need.dims = {0};  // size known only after running
-    ACLSIM_RETURN_IF_ERROR(CheckBuffer(device, arg, need, "output", i, launch.type));
-    if (arg.on_host) {
-      return Err(StatusCode::kInvalidParam,
-                 "op {}: output {} is placed in host memory; outputs must be device memory",
-                 launch.type, i);
-    }
-    outputs.push_back({arg.data, arg.size});
-    work.buffers.push_back({arg.data, resolved.outputs[i].ByteSize()});
-  }
-
-  std::shared_ptr<std::vector<std::vector<int64_t>>> dims;
-  if (kernel->dynamic_output_shape()) dims = std::make_shared<std::vector<std::vector<int64_t>>>();
-  driver::Task task;
-  task.kind = driver::TaskKind::kKernel;
-  task.engine = kernel->engine();
-  task.blocks = kernel->blocks();
-  task.work = std::move(work);
-  task.label = kernel->call().type.c_str();  // lives as long as the kernel the task holds
-  task.kernel_fn = [kernel, inputs = std::move(inputs), outputs = std::move(outputs), host_copies,
-                    dims]() { return kernel->Run(inputs, outputs, dims.get()); };
-  (void)host_copies;  // held by the task until it completes
-  ACLSIM_RETURN_IF_ERROR(Submit(stream, std::move(task)));
-
-  if (resolved_outputs == nullptr) return Status::Ok();
-  *resolved_outputs = resolved.outputs;
-  if (kernel->dynamic_output_shape()) {
-    ACLSIM_RETURN_IF_ERROR(SyncStream(stream, -1));
-    for (size_t i = 0; i < dims->size() && i < resolved_outputs->size(); ++i) {
-      if (!(*dims)[i].empty() || resolved_outputs->at(i).dims.empty()) {
-        (*resolved_outputs)[i].dims = (*dims)[i];
-      }
-    }
-  }
-  return Status::Ok();
+  return LaunchKernel(stream, kernel, inputs, call.num_inputs, outputs, call.num_outputs, dynamic);
 }
 
 }  // namespace aclsim::core

@@ -20,6 +20,7 @@
 
 #include "common/status.h"
 #include "core/objects.h"
+#include "core/op_launch_memo.h"
 #include "core/runtime.h"
 #include "driver/op_library.h"
 
@@ -27,6 +28,13 @@ namespace aclsim::core {
 
 inline constexpr uint64_t kCompileNs = 2'000'000;
 inline constexpr uint64_t kRetileNs = 50'000;
+
+// A buffer of an op call.
+struct OpBuffer {
+  void* data = nullptr;
+  size_t size = 0;
+  bool on_host = false;  // host memory (placement ACL_MEMTYPE_HOST*)
+};
 
 struct OpTensorArg {
   driver::TensorDesc desc;  // as the program described it
@@ -56,5 +64,24 @@ Status CompileOp(Runtime& runtime, Device& device, driver::OpCall call);
 // depend on the data (NonZero, ...) the stream is synchronised first to learn them.
 Status ExecuteOp(Runtime& runtime, Stream& stream, OpLaunch launch,
                  std::vector<driver::TensorDesc>* resolved_outputs);
+
+// The output descriptors of a launched kernel as it produces them (without copying the
+// kernel's own when they do not depend on the data).
+struct ResolvedOutputs {
+  std::shared_ptr<const driver::OpKernel> kernel;
+  std::vector<driver::TensorDesc> dynamic;  // kernels with data-dependent output shapes
+  const std::vector<driver::TensorDesc>& descs() const {
+    return kernel->dynamic_output_shape() ? dynamic : kernel->call().outputs;
+  }
+};
+
+// The fast path of ExecuteOp for callers that hold the descriptors: if this thread launched
+// an identical call recently and its kernel is still cached (op_launch_memo.h), checks the
+// buffers, enqueues it and sets *launched (the Status is the launch's); otherwise does
+// nothing and leaves *launched false. inputs / outputs: call.num_inputs / num_outputs.
+// `resolved`, if not null, receives the outputs as ExecuteOp's resolved_outputs would.
+Status ExecuteRemembered(Runtime& runtime, Stream& stream, const OpCallDescs& call,
+                         const OpBuffer* inputs, const OpBuffer* outputs, ResolvedOutputs* resolved,
+                         bool* launched);
 
 }  // namespace aclsim::core

@@ -110,6 +110,35 @@ TEST(SimCostModelTest, EstimateMemoAgreesWithTheModel) {
   }
 }
 
+// With the memo, CostOf gives the same cost for every kernel and translation (the buffers'
+// page sizes feed the TLB model), in any order.
+TEST(SimCostModelTest, CostMemoAgreesWithTheModel) {
+  TaskTranslation small_pages;
+  small_pages.buffers = {{1u << 20, driver::PageSize::k4K}, {1u << 20, driver::PageSize::k4K}};
+  TaskTranslation huge_pages;
+  huge_pages.buffers = {{1u << 20, driver::PageSize::k2M}, {1u << 20, driver::PageSize::k2M}};
+  EstimateMemo memo;
+  for (int round = 0; round < 3; ++round) {
+    for (const Task& t : SampleKernels()) {
+      for (const TaskTranslation* tr : {&small_pages, &huge_pages, &huge_pages, &small_pages}) {
+        const TaskCost want = CostOf(t, *tr, B2().props, B2().cost);
+        const TaskCost got = CostOf(t, *tr, B2().props, B2().cost, &memo);
+        EXPECT_EQ(got.engine, want.engine);
+        EXPECT_EQ(got.slots, want.slots);
+        EXPECT_EQ(got.fixed_ns, want.fixed_ns);
+        EXPECT_EQ(got.core_ns, want.core_ns);
+        EXPECT_EQ(got.duration_ns, want.duration_ns);
+        EXPECT_EQ(got.hbm_bytes, want.hbm_bytes);
+        EXPECT_EQ(got.roofline_ns, want.roofline_ns);
+        for (int p = 0; p < 3; ++p) {
+          EXPECT_EQ(got.tlb.accesses[p], want.tlb.accesses[p]);
+          EXPECT_EQ(got.tlb.misses[p], want.tlb.misses[p]);
+        }
+      }
+    }
+  }
+}
+
 TEST(SimCostModelTest, TimeGrowsMonotonicallyWithWork) {
   uint64_t previous = 0;
   for (uint64_t scale = 1; scale <= 1024; scale *= 2) {
