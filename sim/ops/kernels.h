@@ -108,13 +108,23 @@ void BinaryKernel(const Tensor& a, const Tensor& b, const Tensor& out, F f) {
     const int64_t nb = b.numel();
     if ((na == n || na == 1) && (nb == n || nb == 1) && (a.dims == out.dims || na == 1) &&
         (b.dims == out.dims || nb == 1)) {
+      const bool full_a = na == n;
+      const bool full_b = nb == n;
       HalfChunks(n, [&](int64_t begin, int64_t count, float* fa, float* fb, float* fo) {
-        if (na == n) HalfToFloatN(&pa[begin].bits, fa, static_cast<size_t>(count));
-        if (nb == n) HalfToFloatN(&pb[begin].bits, fb, static_cast<size_t>(count));
-        const float sa = na == n ? 0.0f : ToCompute(pa[0]);
-        const float sb = nb == n ? 0.0f : ToCompute(pb[0]);
-        for (int64_t j = 0; j < count; ++j) {
-          fo[j] = static_cast<float>(f(na == n ? fa[j] : sa, nb == n ? fb[j] : sb));
+        if (full_a) HalfToFloatN(&pa[begin].bits, fa, static_cast<size_t>(count));
+        if (full_b) HalfToFloatN(&pb[begin].bits, fb, static_cast<size_t>(count));
+        // Separate loops per case, so that simple bodies vectorise.
+        if (full_a && full_b) {
+          for (int64_t j = 0; j < count; ++j) fo[j] = static_cast<float>(f(fa[j], fb[j]));
+        } else if (full_a) {
+          const float sb = ToCompute(pb[0]);
+          for (int64_t j = 0; j < count; ++j) fo[j] = static_cast<float>(f(fa[j], sb));
+        } else if (full_b) {
+          const float sa = ToCompute(pa[0]);
+          for (int64_t j = 0; j < count; ++j) fo[j] = static_cast<float>(f(sa, fb[j]));
+        } else {
+          const float value = static_cast<float>(f(ToCompute(pa[0]), ToCompute(pb[0])));
+          for (int64_t j = 0; j < count; ++j) fo[j] = value;
         }
         FloatToHalfN(fo, &po[begin].bits, static_cast<size_t>(count));
       });
