@@ -38,6 +38,8 @@ SimDevice::~SimDevice() {
   scheduler_->RemoveDevice(id_);
 }
 
+Status SimDevice::Health() const { return scheduler_->LostStatus(id_); }
+
 Status SimDevice::AllocPhysical(driver::MemPool pool, driver::PageSize page, size_t bytes,
                                 void** addr) {
   ACLSIM_RETURN_IF_ERROR(scheduler_->LostStatus(id_));

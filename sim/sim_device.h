@@ -34,6 +34,7 @@ class SimDevice final : public driver::Device {
   ~SimDevice() override;
 
   const driver::DeviceProps& props() const override { return props_; }
+  Status Health() const override;
 
   Status AllocPhysical(driver::MemPool pool, driver::PageSize page, size_t bytes,
                        void** addr) override;

@@ -183,6 +183,14 @@ aclError aclrtQueryDeviceStatus(int32_t deviceId, aclrtDeviceStatus* deviceStatu
     ACLSIM_ASSIGN_OR_RETURN(auto runtime, core::Runtime::Get());
     ACLSIM_RETURN_IF_ERROR(runtime->CheckDeviceId(deviceId));
     *deviceStatus = ACL_RT_DEVICE_STATUS_NORMAL;
+    // A device that is open and was lost (fault injection) is abnormal until it is reset.
+    auto device = runtime->OpenedDevice(deviceId);
+    if (device.ok()) {
+      auto backend = device.value()->backend();
+      if (backend.ok() && !backend.value()->Health().ok()) {
+        *deviceStatus = ACL_RT_DEVICE_STATUS_ABNORMAL;
+      }
+    }
     return Status::Ok();
   });
 }

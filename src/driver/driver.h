@@ -99,6 +99,9 @@ class Device {
   virtual ~Device() = default;
 
   virtual const DeviceProps& props() const = 0;
+  // OK while the device works; once it is lost, the Status every later call fails with
+  // (detail kDeviceLostCode). aclrtQueryDeviceStatus reports ABNORMAL then.
+  virtual Status Health() const { return Status::Ok(); }
 
   // --- memory -----------------------------------------------------------------------
   // Allocates `bytes` (rounded up to the page size) from `pool`; *addr receives an address

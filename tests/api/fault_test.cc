@@ -95,6 +95,9 @@ TEST_F(AclNoInitTest, LostDeviceFailsTheNextSyncAndCallsTheExceptionCallback) {
   std::vector<uint8_t> host(kBytes, 3);
   void* dev = nullptr;
   ASSERT_ACL_OK(aclrtMalloc(&dev, kBytes, ACL_MEM_MALLOC_NORMAL_ONLY));
+  aclrtDeviceStatus status = ACL_RT_DEVICE_STATUS_END;
+  ASSERT_ACL_OK(aclrtQueryDeviceStatus(0, &status));
+  EXPECT_EQ(status, ACL_RT_DEVICE_STATUS_NORMAL);
   for (int task = 1; task <= 3; ++task) {  // the device is lost when task 3 starts
     (void)aclrtMemcpyAsync(dev, kBytes, host.data(), kBytes, ACL_MEMCPY_HOST_TO_DEVICE, stream);
   }
@@ -103,6 +106,10 @@ TEST_F(AclNoInitTest, LostDeviceFailsTheNextSyncAndCallsTheExceptionCallback) {
   EXPECT_TRUE(acltest::RecentErrorNames("aclrtSynchronizeStream"));
   EXPECT_NE(aclrtMemcpyAsync(dev, kBytes, host.data(), kBytes, ACL_MEMCPY_HOST_TO_DEVICE, stream),
             ACL_SUCCESS);
+  ASSERT_ACL_OK(aclrtQueryDeviceStatus(0, &status));
+  EXPECT_EQ(status, ACL_RT_DEVICE_STATUS_ABNORMAL);
+  ASSERT_ACL_OK(aclrtQueryDeviceStatus(1, &status));  // other devices are not affected
+  EXPECT_EQ(status, ACL_RT_DEVICE_STATUS_NORMAL);
   {
     std::lock_guard<std::mutex> lock(g_exceptions.mu);
     EXPECT_GE(g_exceptions.calls, 1);
@@ -110,6 +117,8 @@ TEST_F(AclNoInitTest, LostDeviceFailsTheNextSyncAndCallsTheExceptionCallback) {
   }
   // The device can be reset and used again.
   EXPECT_ACL_OK(aclrtResetDeviceForce(0));
+  ASSERT_ACL_OK(aclrtQueryDeviceStatus(0, &status));
+  EXPECT_EQ(status, ACL_RT_DEVICE_STATUS_NORMAL);
   ASSERT_ACL_OK(aclrtSetDevice(0));
   void* again = nullptr;
   ASSERT_ACL_OK(aclrtMalloc(&again, kBytes, ACL_MEM_MALLOC_NORMAL_ONLY));
