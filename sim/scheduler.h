@@ -45,6 +45,7 @@
 #include "common/inline_vector.h"
 #include "common/status.h"
 #include "driver/driver.h"
+#include "sim/adaptive_mutex.h"
 #include "sim/sim_records.h"
 #include "sim/soc_profile.h"
 
@@ -95,7 +96,7 @@ class Scheduler {
   TlbCounts TlbTotals(uint32_t device);
 
  private:
-  using Lock = std::unique_lock<std::mutex>;
+  using Lock = std::unique_lock<AdaptiveMutex>;
   // What a locked operation leaves to do. Declare it before taking the lock: the closures of
   // completed tasks are moved into it and destroyed after the lock is released, because
   // their destructors are user code that may call back into the driver.
@@ -143,8 +144,8 @@ class Scheduler {
 
   const bool inline_mode_;
   const uint64_t clock_domain_;
-  std::mutex mu_;
-  std::condition_variable done_cv_;  // any task completed or queue removed
+  AdaptiveMutex mu_;
+  std::condition_variable_any done_cv_;  // any task completed or queue removed
   std::map<uint32_t, std::unique_ptr<DeviceSched>> devices_;
   std::deque<std::shared_ptr<SimTask>> inline_ready_;
 };

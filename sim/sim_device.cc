@@ -71,7 +71,7 @@ Status SimDevice::DestroyQueue(driver::QueueId queue, bool force) {
   return scheduler_->DestroyQueue(id_, queue, force);
 }
 
-TaskTranslation SimDevice::Translate(const driver::Task& task) const {
+void SimDevice::Translate(const driver::Task& task, TaskTranslation* tr) const {
   // At most a handful of buffers per task: looked up together under one lock.
   constexpr size_t kInline = 8;
   const void* inline_addrs[kInline];
@@ -114,18 +114,19 @@ TaskTranslation SimDevice::Translate(const driver::Task& task) const {
     default:
       break;
   }
-  TaskTranslation tr;
-  if (n == 0) return tr;
+  tr->buffers.clear();
+  if (n == 0) return;
   memory_.PagesOf(addrs, n, pages);
-  tr.buffers.reserve(n);
   for (size_t i = 0; i < n; ++i) {
-    if (pages[i]) tr.buffers.push_back({bytes[i], *pages[i]});
+    if (pages[i]) tr->buffers.push_back({bytes[i], *pages[i]});
   }
-  return tr;
 }
 
 Status SimDevice::Submit(driver::QueueId queue, driver::Task task, uint64_t* task_id) {
-  const TaskTranslation translation = Translate(task);
+  // Per thread, so that its capacity is reused (Scheduler::Submit is done with it before any
+  // task it makes ready runs in this thread, so a nested Submit may reuse it).
+  thread_local TaskTranslation translation;
+  Translate(task, &translation);
   return scheduler_->Submit(id_, queue, std::move(task), translation, task_id);
 }
 

@@ -65,7 +65,8 @@ class SimDevice final : public driver::Device {
 
  private:
   // The device buffers `task` touches, with their page sizes from the page tables.
-  TaskTranslation Translate(const driver::Task& task) const;
+  // Fills *tr (cleared first) with the device buffers `task` touches.
+  void Translate(const driver::Task& task, TaskTranslation* tr) const;
 
   SimDevice(std::shared_ptr<Scheduler> scheduler, const BackendConfig& config, uint32_t device_id);
 

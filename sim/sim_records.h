@@ -149,7 +149,7 @@ struct DeviceSched {
   IdPool event_ids;
 
   std::deque<std::shared_ptr<SimTask>> ready;  // async mode: tasks for the workers
-  std::condition_variable work_cv;             // waits on the scheduler mutex
+  std::condition_variable_any work_cv;         // waits on the scheduler mutex
   // Async mode: a worker that leaves the device idle (nothing ready, nothing executing)
   // first spins for a short while (without the mutex) before it sleeps, so that a program
   // enqueueing small tasks back to back does not pay a thread wake-up per task. At most one

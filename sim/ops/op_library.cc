@@ -221,8 +221,7 @@ class SimKernel final : public driver::OpKernel {
   driver::KernelWork work() const override { return work_; }
   bool dynamic_output_shape() const override { return def_.dynamic_output_shape; }
 
-  Status Run(const std::vector<driver::KernelBuffer>& inputs,
-             const std::vector<driver::KernelBuffer>& outputs,
+  Status Run(driver::KernelBufferSpan inputs, driver::KernelBufferSpan outputs,
              std::vector<std::vector<int64_t>>* output_dims) const override {
     std::vector<std::vector<uint8_t>> scratch;
     scratch.reserve(inputs.size() + outputs.size());

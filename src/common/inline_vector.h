@@ -1,10 +1,11 @@
 // InlineVector: a growable array of trivially copyable values whose first N elements live
 // inside the object (no allocation for the common small case); past N it moves to the heap.
-// Only what the hot paths need: push_back, size, operator[], clear.
+// Only what the hot paths need: push_back, size, operator[], iteration, clear, reserve.
 #pragma once
 
 #include <array>
 #include <cstddef>
+#include <initializer_list>
 #include <type_traits>
 #include <vector>
 
@@ -15,6 +16,11 @@ class InlineVector {
   static_assert(std::is_trivially_copyable_v<T>, "InlineVector holds plain values");
 
  public:
+  InlineVector() = default;
+  InlineVector(std::initializer_list<T> values) {
+    for (const T& value : values) push_back(value);
+  }
+
   void push_back(const T& value) {
     if (!heap_.empty()) {
       heap_.push_back(value);
@@ -35,6 +41,19 @@ class InlineVector {
     size_ = 0;
     heap_.clear();
   }
+  // A hint: holds nothing back but a move to the heap when more than N elements are expected
+  // and some are already there (an empty vector moves when it outgrows N).
+  void reserve(size_t n) {
+    if (n <= N || !heap_.empty() || size_ == 0) return;
+    heap_.reserve(n);
+    heap_.assign(inline_.begin(), inline_.begin() + static_cast<std::ptrdiff_t>(size_));
+  }
+  const T* data() const { return heap_.empty() ? inline_.data() : heap_.data(); }
+  T* data() { return heap_.empty() ? inline_.data() : heap_.data(); }
+  const T* begin() const { return data(); }
+  const T* end() const { return data() + size_; }
+  T* begin() { return data(); }
+  T* end() { return data() + size_; }
 
  private:
   std::array<T, N> inline_{};

@@ -226,7 +226,8 @@ Status LaunchKernel(Stream& stream, const std::shared_ptr<const driver::OpKernel
   size_t* index = most > kInline ? index_more.data() : inline_index.data();
   size_t checks = 0;
 
-  std::vector<driver::KernelBuffer> inputs;
+  // Held by the task's closure (one allocation with it for up to 8 inputs and outputs).
+  InlineVector<driver::KernelBuffer, 8> inputs;
   inputs.reserve(resolved.inputs.size());
   driver::KernelWork work = kernel->work();
   work.buffers.reserve(most);
@@ -261,7 +262,7 @@ Status LaunchKernel(Stream& stream, const std::shared_ptr<const driver::OpKernel
       work.buffers.push_back({arg.data, need});
     }
   }
-  std::vector<driver::KernelBuffer> outputs;
+  InlineVector<driver::KernelBuffer, 8> outputs;
   outputs.reserve(num_out);
   for (size_t i = 0; i < num_out; ++i) {
     const OpBuffer& arg = out[i];
@@ -306,7 +307,10 @@ Status LaunchKernel(Stream& stream, const std::shared_ptr<const driver::OpKernel
   task.work = std::move(work);
   task.label = type.c_str();  // lives as long as the kernel the task holds
   task.kernel_fn = [kernel, inputs = std::move(inputs), outputs = std::move(outputs), host_copies,
-                    dims]() { return kernel->Run(inputs, outputs, dims.get()); };
+                    dims]() {
+    return kernel->Run({inputs.data(), inputs.size()}, {outputs.data(), outputs.size()},
+                       dims.get());
+  };
   (void)host_copies;  // held by the task until it completes
   ACLSIM_RETURN_IF_ERROR(Submit(stream, std::move(task)));
 

@@ -149,6 +149,24 @@ struct KernelBuffer {
   size_t size = 0;
 };
 
+// A view of consecutive KernelBuffers (a vector's, or any array's).
+class KernelBufferSpan {
+ public:
+  KernelBufferSpan() = default;
+  KernelBufferSpan(const KernelBuffer* items, size_t count) : items_(items), count_(count) {}
+  KernelBufferSpan(const std::vector<KernelBuffer>& items)  // NOLINT: converts like a span
+      : items_(items.data()), count_(items.size()) {}
+  size_t size() const { return count_; }
+  bool empty() const { return count_ == 0; }
+  const KernelBuffer& operator[](size_t i) const { return items_[i]; }
+  const KernelBuffer* begin() const { return items_; }
+  const KernelBuffer* end() const { return items_ + count_; }
+
+ private:
+  const KernelBuffer* items_ = nullptr;
+  size_t count_ = 0;
+};
+
 // A compiled op: one concrete shape signature, ready to run. Produced by OpLibrary::Compile.
 class OpKernel {
  public:
@@ -165,8 +183,7 @@ class OpKernel {
   // (absent optional inputs: {nullptr, 0}); buffers were checked against the descriptors'
   // byte sizes. For dynamic_output_shape() kernels `output_dims` receives each output's
   // real shape; otherwise it is left alone (may be nullptr).
-  virtual Status Run(const std::vector<KernelBuffer>& inputs,
-                     const std::vector<KernelBuffer>& outputs,
+  virtual Status Run(KernelBufferSpan inputs, KernelBufferSpan outputs,
                      std::vector<std::vector<int64_t>>* output_dims) const = 0;
 };
 

@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "common/inline_vector.h"
 #include "common/status.h"
 
 namespace aclsim::driver {
@@ -106,7 +107,7 @@ struct KernelWork {
   uint64_t ub_bytes = 0;
   uint32_t pipeline_steps = 1;
   bool double_buffered = true;
-  std::vector<GmBuffer> buffers;
+  InlineVector<GmBuffer, 8> buffers;
 
   // True if no work field is set (then the legacy Task::flops / bytes_moved are used).
   bool empty() const {
