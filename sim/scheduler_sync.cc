@@ -114,14 +114,16 @@ Status Scheduler::DestroyQueue(uint32_t device, driver::QueueId queue, bool forc
 Status Scheduler::SyncQueue(uint32_t device, driver::QueueId queue, int32_t timeout_ms) {
   if (inline_mode_) DrainInline();
   Lock lock(mu_);
-  if (Dev(device).lost) return LostError(Dev(device));
+  // A lost device still drains (its tasks complete without running) before the sync fails,
+  // so the failure of the task that lost it has been reported by then.
   std::shared_ptr<SimQueue> q = FindQueue(Dev(device), queue);
   if (q == nullptr) {
+    if (Dev(device).lost) return LostError(Dev(device));
     return Err(StatusCode::kInvalidHandle, "SyncQueue: queue {} does not exist on device {}", queue,
                device);
   }
   std::shared_ptr<SimTask> last = q->last;
-  if (last == nullptr) return Status::Ok();
+  if (last == nullptr) return Dev(device).lost ? LostError(Dev(device)) : Status::Ok();
   const WatchThrough watch(*q, last->id);
   if (!WaitFor(lock, timeout_ms, [&] { return DoneThrough(*q, last->id); })) {
     return Err(StatusCode::kStreamSyncTimeout,
@@ -129,6 +131,7 @@ Status Scheduler::SyncQueue(uint32_t device, driver::QueueId queue, int32_t time
                "pending)",
                queue, device, timeout_ms, last->id);
   }
+  if (Dev(device).lost) return LostError(Dev(device));
   HostClocks::AdvanceTo(clock_domain_, last->end_ns);
   if (last->status.code() == StatusCode::kDeviceTaskAbort) return last->status;
   Status error = std::move(q->error);
@@ -151,7 +154,6 @@ Status Scheduler::SyncDevice(uint32_t device, int32_t timeout_ms) {
   if (inline_mode_) DrainInline();
   Lock lock(mu_);
   DeviceSched& dev = Dev(device);
-  if (dev.lost) return LostError(dev);
   std::vector<std::pair<std::shared_ptr<SimQueue>, std::shared_ptr<SimTask>>> lasts;
   for (auto& [id, q] : dev.queues) {
     if (q->last != nullptr) lasts.emplace_back(q, q->last);
@@ -168,6 +170,7 @@ Status Scheduler::SyncDevice(uint32_t device, int32_t timeout_ms) {
     return Err(StatusCode::kStreamSyncTimeout,
                "SyncDevice: device {} did not complete within {} ms", device, timeout_ms);
   }
+  if (dev.lost) return LostError(dev);  // after draining, as SyncQueue
   uint64_t end = 0;
   for (const auto& entry : lasts) end = std::max(end, entry.second->end_ns);
   HostClocks::AdvanceTo(clock_domain_, end);
@@ -235,14 +238,14 @@ Status Scheduler::SyncEvent(uint32_t device, driver::EventId event, int32_t time
   if (inline_mode_) DrainInline();
   Lock lock(mu_);
   DeviceSched& dev = Dev(device);
-  if (dev.lost) return LostError(dev);
   auto it = dev.events.find(event);
   if (it == dev.events.end()) {
+    if (dev.lost) return LostError(dev);
     return Err(StatusCode::kInvalidHandle, "SyncEvent: event {} does not exist on device {}", event,
                device);
   }
   std::shared_ptr<SimTask> record = it->second->latest_record;
-  if (record == nullptr) return Status::Ok();
+  if (record == nullptr) return dev.lost ? LostError(dev) : Status::Ok();
   const WatchDone watch(*record);
   if (!WaitFor(lock, timeout_ms, [&record] { return record->run == RunState::kDone; })) {
     return Err(StatusCode::kEventSyncTimeout,
@@ -250,6 +253,7 @@ Status Scheduler::SyncEvent(uint32_t device, driver::EventId event, int32_t time
                "pending)",
                event, device, timeout_ms, record->id);
   }
+  if (dev.lost) return LostError(dev);  // after the record completed, as SyncQueue
   HostClocks::AdvanceTo(clock_domain_, record->end_ns);
   if (record->status.code() == StatusCode::kDeviceTaskAbort) return record->status;
   return Status::Ok();

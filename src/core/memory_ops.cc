@@ -34,10 +34,11 @@ Status CheckPolicy(uint32_t policy) {
 
 }  // namespace
 
-Result<void*> DeviceMalloc(Runtime& runtime, size_t size, uint32_t policy, const char* api) {
+Result<void*> DeviceMalloc(Runtime& runtime, size_t size, uint32_t policy, const char* api,
+                           int32_t device_id) {
   if (size == 0) return Err(StatusCode::kInvalidParam, "size must be greater than 0");
   ACLSIM_RETURN_IF_ERROR(CheckPolicy(policy));
-  auto device = CurrentDevice(runtime);
+  auto device = device_id >= 0 ? runtime.OpenedDevice(device_id) : CurrentDevice(runtime);
   if (!device.ok()) return device.status();
   auto backend = (*device)->backend();
   if (!backend.ok()) return backend.status();

@@ -33,7 +33,10 @@ constexpr uint32_t kPolicyTypeHighBandwidth = 0x1000;
 constexpr uint32_t kPolicyReadOnly = 0x100000;
 
 // aclrtMalloc on the current device. `api` names the caller for leak reports.
-Result<void*> DeviceMalloc(Runtime& runtime, size_t size, uint32_t policy, const char* api);
+// `device_id` >= 0 allocates on that device (which must be open in this process) instead of
+// the current context's.
+Result<void*> DeviceMalloc(Runtime& runtime, size_t size, uint32_t policy, const char* api,
+                           int32_t device_id = -1);
 Status DeviceFree(Runtime& runtime, void* ptr);
 // aclrtMallocHost / aclrtFreeHost: pinned (64-byte aligned) host memory.
 Result<void*> HostMalloc(Runtime& runtime, size_t size);
