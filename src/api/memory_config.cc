@@ -1,10 +1,13 @@
 // acl_rt.h: allocation variants (configured, cached, for the task scheduler, configured host
-// memory) and the cache maintenance of cached device memory (aclrtMemFlush / Invalidate).
+// memory), the cache maintenance of cached device memory (aclrtMemFlush / Invalidate) and
+// per-region usage (aclrtGetMemUsageInfo).
 //
 // The simulated device's memory is host memory seen by both sides at once, so flushing and
 // invalidating have nothing to do beyond checking that the range is device memory; cached
 // allocations otherwise behave as aclrtMalloc's.
+#include <cstdio>
 #include <optional>
+#include <vector>
 
 #include "acl/acl.h"
 #include "api/api_call.h"
@@ -118,4 +121,28 @@ aclError aclrtMemFlush(void* devPtr, size_t size) {
 
 aclError aclrtMemInvalidate(void* devPtr, size_t size) {
   return api::ApiCall(__func__, [&]() { return CheckCachedRange(devPtr, size); });
+}
+
+aclError aclrtGetMemUsageInfo(int32_t deviceId, aclrtMemUsageInfo* memUsageInfo, size_t inputNum,
+                              size_t* outputNum) {
+  return api::ApiCall(__func__, [&]() -> Status {
+    ACLSIM_RETURN_IF_ERROR(api::CheckNotNull(outputNum, "outputNum"));
+    if (inputNum > 0) ACLSIM_RETURN_IF_ERROR(api::CheckNotNull(memUsageInfo, "memUsageInfo"));
+    ACLSIM_ASSIGN_OR_RETURN(auto runtime, core::Runtime::Get());
+    ACLSIM_ASSIGN_OR_RETURN(auto device, runtime->OpenedDevice(deviceId));
+    // One entry per memory region of the device: HBM, and DDR where the SoC has it.
+    std::vector<core::MemRegion> regions = {core::MemRegion::kHbm};
+    if (device->props().ddr_bytes > 0) regions.push_back(core::MemRegion::kDdr);
+    size_t filled = 0;
+    for (; filled < regions.size() && filled < inputNum; ++filled) {
+      const core::RegionUsage usage = device->memory().Usage(regions[filled]);
+      aclrtMemUsageInfo& info = memUsageInfo[filled];
+      info = aclrtMemUsageInfo{};
+      std::snprintf(info.name, sizeof(info.name), "%s", core::MemRegionName(regions[filled]));
+      info.curMemSize = usage.current;
+      info.memPeakSize = usage.peak;
+    }
+    *outputNum = filled;
+    return Status::Ok();
+  });
 }

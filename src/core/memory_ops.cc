@@ -89,6 +89,7 @@ Result<void*> DeviceMalloc(Runtime& runtime, size_t size, uint32_t policy, const
   allocation.reserved = (size + page_bytes - 1) / page_bytes * page_bytes;
   allocation.policy = policy;
   allocation.api = api;
+  allocation.region = pool == driver::MemPool::kDdr ? MemRegion::kDdr : MemRegion::kHbm;
   (*device)->memory().Insert(allocation);
   return ptr;
 }

@@ -1,11 +1,33 @@
 #include "core/memory_table.h"
 
+#include <algorithm>
+
 namespace aclsim::core {
+
+const char* MemRegionName(MemRegion region) {
+  switch (region) {
+    case MemRegion::kHbm:
+      return "HBM";
+    case MemRegion::kDdr:
+      return "DDR";
+    case MemRegion::kCount:
+      break;
+  }
+  return "?";
+}
 
 void MemoryTable::Insert(const Allocation& allocation) {
   std::lock_guard<std::mutex> lock(mu_);
   by_base_[reinterpret_cast<uintptr_t>(allocation.base)] = allocation;
   used_ += allocation.reserved;
+  RegionUsage& region = regions_[static_cast<size_t>(allocation.region)];
+  region.current += allocation.reserved;
+  region.peak = std::max(region.peak, region.current);
+}
+
+RegionUsage MemoryTable::Usage(MemRegion region) const {
+  std::lock_guard<std::mutex> lock(mu_);
+  return regions_[static_cast<size_t>(region)];
 }
 
 std::optional<Allocation> MemoryTable::Erase(const void* base) {
@@ -14,6 +36,7 @@ std::optional<Allocation> MemoryTable::Erase(const void* base) {
   if (it == by_base_.end()) return std::nullopt;
   Allocation allocation = it->second;
   used_ -= allocation.reserved;
+  regions_[static_cast<size_t>(allocation.region)].current -= allocation.reserved;
   by_base_.erase(it);
   return allocation;
 }
@@ -75,6 +98,7 @@ void MemoryTable::ForEach(const std::function<void(const Allocation&)>& visit) c
 std::map<uintptr_t, Allocation> MemoryTable::TakeAll() {
   std::lock_guard<std::mutex> lock(mu_);
   used_ = 0;
+  for (RegionUsage& region : regions_) region.current = 0;
   std::map<uintptr_t, Allocation> all;
   all.swap(by_base_);
   return all;

@@ -6,6 +6,7 @@
 // Thread-safety: all methods may be called concurrently.
 #pragma once
 
+#include <array>
 #include <cstddef>
 #include <cstdint>
 #include <functional>
@@ -15,12 +16,23 @@
 
 namespace aclsim::core {
 
+// The memory an allocation came from (aclrtGetMemUsageInfo's regions).
+enum class MemRegion : uint8_t { kHbm, kDdr, kCount };
+const char* MemRegionName(MemRegion region);
+
+// Bytes taken from a region now and at most so far.
+struct RegionUsage {
+  size_t current = 0;
+  size_t peak = 0;
+};
+
 struct Allocation {
   void* base = nullptr;
   size_t size = 0;       // bytes the user asked for (usable size)
   size_t reserved = 0;   // bytes taken from the pool (rounded)
   uint32_t policy = 0;   // aclrtMemMallocPolicy bits as given
   const char* api = "";  // the API call that made it (for leak reports)
+  MemRegion region = MemRegion::kHbm;
 };
 
 class MemoryTable {
@@ -37,6 +49,8 @@ class MemoryTable {
   std::optional<Allocation> FindContaining(const void* ptr) const;
   size_t Count() const;
   size_t UsedBytes() const;
+  // Reserved bytes of `region`: now and the peak since the table was created.
+  RegionUsage Usage(MemRegion region) const;
   // Visits every allocation (under the table lock; do not call back into the table).
   void ForEach(const std::function<void(const Allocation&)>& visit) const;
   // Removes and returns everything.
@@ -47,6 +61,7 @@ class MemoryTable {
   mutable std::mutex mu_;
   std::map<uintptr_t, Allocation> by_base_;
   size_t used_ = 0;
+  std::array<RegionUsage, static_cast<size_t>(MemRegion::kCount)> regions_{};
 };
 
 }  // namespace aclsim::core

@@ -1,5 +1,6 @@
 // Memory: the allocation variants (aclrtMallocWithCfg, aclrtMallocCached,
-// aclrtMallocForTaskScheduler, aclrtMallocHostWithCfg) and aclrtMemFlush / aclrtMemInvalidate.
+// aclrtMallocForTaskScheduler, aclrtMallocHostWithCfg), aclrtMemFlush / aclrtMemInvalidate and
+// aclrtGetMemUsageInfo.
 #include "api_test.h"
 
 namespace {
@@ -116,6 +117,31 @@ TEST_F(AclTest, MallocHostWithCfgIsPinnedHostMemory) {
   EXPECT_ACL_ERR(kBadParam, aclrtMallocHostWithCfg, &host, 64, &cfg);
   EXPECT_ACL_ERR(kBadParam, aclrtMallocHostWithCfg, nullptr, 64, nullptr);
   EXPECT_ACL_ERR(kBadParam, aclrtMallocHostWithCfg, &host, 0, nullptr);
+}
+
+TEST_F(AclTest, MemUsageInfoReportsCurrentAndPeakPerRegion) {
+  aclrtMemUsageInfo info[4] = {};
+  size_t count = 99;
+  ASSERT_ACL_OK(aclrtGetMemUsageInfo(0, info, 4, &count));
+  ASSERT_GE(count, 1u);
+  EXPECT_STREQ(info[0].name, "HBM");
+  const uint64_t base = info[0].curMemSize;
+  void* dev = nullptr;
+  ASSERT_ACL_OK(aclrtMalloc(&dev, size_t{3} << 20, ACL_MEM_MALLOC_HUGE_ONLY));  // 2 huge pages
+  ASSERT_ACL_OK(aclrtGetMemUsageInfo(0, info, 4, &count));
+  EXPECT_EQ(info[0].curMemSize, base + (uint64_t{4} << 20));
+  EXPECT_GE(info[0].memPeakSize, info[0].curMemSize);
+  ASSERT_ACL_OK(aclrtFree(dev));
+  ASSERT_ACL_OK(aclrtGetMemUsageInfo(0, info, 4, &count));
+  EXPECT_EQ(info[0].curMemSize, base);
+  EXPECT_GE(info[0].memPeakSize, base + (uint64_t{4} << 20));  // the peak stays
+
+  ASSERT_ACL_OK(aclrtGetMemUsageInfo(0, nullptr, 0, &count));  // room for nothing
+  EXPECT_EQ(count, 0u);
+  EXPECT_ACL_ERR(ACL_ERROR_INVALID_PARAM, aclrtGetMemUsageInfo, 0, info, 4, nullptr);
+  EXPECT_ACL_ERR(ACL_ERROR_INVALID_PARAM, aclrtGetMemUsageInfo, 0, nullptr, 4, &count);
+  EXPECT_ACL_ERR(ACL_ERROR_RT_INVALID_DEVICEID, aclrtGetMemUsageInfo, 3, info, 4, &count);
+  EXPECT_ACL_ERR(ACL_ERROR_RT_INVALID_DEVICEID, aclrtGetMemUsageInfo, -1, info, 4, &count);
 }
 
 }  // namespace
