@@ -168,6 +168,15 @@ inline long FirstMismatch(const void* a, const void* b, size_t bytes) {
   return -1;
 }
 
+// Uploads pattern `seed` to `dev` with synchronous copies and reads it back; true when every
+// byte matches.
+inline bool RoundTrip(void* dev, size_t bytes, uint32_t seed) {
+  std::vector<uint8_t> in = Pattern(bytes, seed), out(bytes, 0);
+  EXPECT_ACL_OK(aclrtMemcpy(dev, bytes, in.data(), bytes, ACL_MEMCPY_HOST_TO_DEVICE));
+  EXPECT_ACL_OK(aclrtMemcpy(out.data(), bytes, dev, bytes, ACL_MEMCPY_DEVICE_TO_HOST));
+  return FirstMismatch(in.data(), out.data(), bytes) == -1;
+}
+
 // A JSON config selecting the backend options, e.g. AclsimConfig("\"device_count\": 2").
 inline std::string AclsimConfig(const std::string& members) {
   return "{\"aclsim\": {" + members + "}}";

@@ -6,15 +6,9 @@
 namespace {
 
 using acltest::AclTest;
+using acltest::RoundTrip;
 
 constexpr int kBadParam = ACL_ERROR_INVALID_PARAM;
-
-bool RoundTrip(void* dev, size_t bytes, uint32_t seed) {
-  std::vector<uint8_t> in = acltest::Pattern(bytes, seed), out(bytes, 0);
-  EXPECT_ACL_OK(aclrtMemcpy(dev, bytes, in.data(), bytes, ACL_MEMCPY_HOST_TO_DEVICE));
-  EXPECT_ACL_OK(aclrtMemcpy(out.data(), bytes, dev, bytes, ACL_MEMCPY_DEVICE_TO_HOST));
-  return acltest::FirstMismatch(in.data(), out.data(), bytes) == -1;
-}
 
 size_t FreeHbm() {
   size_t free = 0, total = 0;

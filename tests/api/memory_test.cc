@@ -7,17 +7,10 @@
 namespace {
 
 using acltest::AclTest;
+using acltest::RoundTrip;
 
 constexpr int kBadParam = ACL_ERROR_INVALID_PARAM;
 constexpr int kBadFree = ACL_ERROR_RT_MEMORY_FREE;
-
-// Uploads a pattern to `dev` and reads it back; true when every byte matches.
-bool RoundTrip(void* dev, size_t bytes, uint32_t seed) {
-  std::vector<uint8_t> in = acltest::Pattern(bytes, seed), out(bytes, 0);
-  EXPECT_ACL_OK(aclrtMemcpy(dev, bytes, in.data(), bytes, ACL_MEMCPY_HOST_TO_DEVICE));
-  EXPECT_ACL_OK(aclrtMemcpy(out.data(), bytes, dev, bytes, ACL_MEMCPY_DEVICE_TO_HOST));
-  return acltest::FirstMismatch(in.data(), out.data(), bytes) == -1;
-}
 
 std::vector<uint8_t> Download(const void* dev, size_t bytes) {
   std::vector<uint8_t> out(bytes, 0xCD);
