@@ -90,6 +90,7 @@ Result<void*> DeviceMalloc(Runtime& runtime, size_t size, uint32_t policy, const
   allocation.policy = policy;
   allocation.api = api;
   allocation.region = pool == driver::MemPool::kDdr ? MemRegion::kDdr : MemRegion::kHbm;
+  allocation.page_bytes = page_bytes;
   (*device)->memory().Insert(allocation);
   return ptr;
 }

@@ -33,6 +33,7 @@ struct Allocation {
   uint32_t policy = 0;   // aclrtMemMallocPolicy bits as given
   const char* api = "";  // the API call that made it (for leak reports)
   MemRegion region = MemRegion::kHbm;
+  size_t page_bytes = 4096;  // page size backing it
 };
 
 class MemoryTable {
