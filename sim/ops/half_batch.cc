@@ -4,6 +4,7 @@
 #include "common/float16.h"
 
 #if defined(__x86_64__)
+#include <cpuid.h>
 #include <immintrin.h>
 #endif
 
@@ -33,7 +34,12 @@ __attribute__((target("avx,f16c"))) void FloatToHalfF16c(const float* src, uint1
 }
 
 bool HasF16c() {
-  static const bool has = __builtin_cpu_supports("avx") && __builtin_cpu_supports("f16c");
+  static const bool has = [] {
+    unsigned eax = 0, ebx = 0, ecx = 0, edx = 0;
+    if (__get_cpuid(1, &eax, &ebx, &ecx, &edx) == 0) return false;
+    // AVX as the compiler runtime sees it (CPU and OS support), plus the F16C bit.
+    return __builtin_cpu_supports("avx") && (ecx & bit_F16C) != 0;
+  }();
   return has;
 }
 #else

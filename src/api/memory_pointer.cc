@@ -10,7 +10,6 @@
 #include "core/runtime.h"
 
 using aclsim::Err;
-using aclsim::Result;
 using aclsim::Status;
 using aclsim::StatusCode;
 namespace api = aclsim::api;
