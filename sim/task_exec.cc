@@ -84,7 +84,13 @@ void ExecuteDataTask(const driver::Task& task) {
       break;
     }
     case TaskKind::kMemset:
-      if (task.bytes > 0) std::memset(task.dst, task.value, task.bytes);
+      if (task.value_bytes == 4) {
+        const auto pattern = static_cast<uint32_t>(task.value);
+        auto* dst = static_cast<unsigned char*>(task.dst);
+        for (size_t at = 0; at + 4 <= task.bytes; at += 4) std::memcpy(dst + at, &pattern, 4);
+      } else if (task.bytes > 0) {
+        std::memset(task.dst, task.value, task.bytes);
+      }
       break;
     default:
       break;

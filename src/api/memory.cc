@@ -138,6 +138,21 @@ aclError aclrtMemsetAsync(void* devPtr, size_t maxCount, int32_t value, size_t c
   });
 }
 
+aclError aclrtMemsetD32(void* ptr, size_t memSize, uint32_t value, size_t N) {
+  return api::ApiCall(__func__, [&]() -> Status {
+    ACLSIM_ASSIGN_OR_RETURN(auto runtime, core::Runtime::Get());
+    return core::MemsetD32(*runtime, ptr, memSize, value, N, nullptr, /*async=*/false);
+  });
+}
+
+aclError aclrtMemsetD32Async(void* ptr, size_t memSize, uint32_t value, size_t N,
+                             aclrtStream stream) {
+  return api::ApiCall(__func__, [&]() -> Status {
+    ACLSIM_ASSIGN_OR_RETURN(auto runtime, core::Runtime::Get());
+    return core::MemsetD32(*runtime, ptr, memSize, value, N, stream, /*async=*/true);
+  });
+}
+
 aclError aclrtGetMemInfo(aclrtMemAttr attr, size_t* free, size_t* total) {
   return api::ApiCall(__func__, [&]() -> Status {
     ACLSIM_RETURN_IF_ERROR(api::CheckNotNull(free, "free"));

@@ -221,4 +221,31 @@ Status Memset(Runtime& runtime, void* dst, size_t max_count, int32_t value, size
   return Execute(runtime, plan, std::move(task), stream, async);
 }
 
+Status MemsetD32(Runtime& runtime, void* dst, size_t mem_size, uint32_t value, size_t n,
+                 const void* stream, bool async) {
+  if (dst == nullptr) return Err(StatusCode::kInvalidParam, "ptr must not be NULL");
+  if (reinterpret_cast<uintptr_t>(dst) % 4 != 0) {
+    return Err(StatusCode::kInvalidParam, "ptr {} is not 4-byte aligned", dst);
+  }
+  if (n > mem_size / 4) {
+    return Err(StatusCode::kInvalidParam, "N {} 32-bit values do not fit in memSize {} bytes", n,
+               mem_size);
+  }
+  const size_t count = n * 4;
+  auto device = ResolveSide(runtime, dst, count, "ptr");
+  if (!device.ok()) return device.status();
+  if (count == 0) return Status::Ok();
+  CopyPlan plan;
+  plan.dst_device = *device;
+  plan.dir = *device ? driver::CopyDir::kDeviceToDevice : driver::CopyDir::kHostToHost;
+  driver::Task task;
+  task.kind = driver::TaskKind::kMemset;
+  task.dst = dst;
+  task.bytes = count;
+  task.value = static_cast<int>(value);
+  task.value_bytes = 4;
+  task.label = async ? "aclrtMemsetD32Async" : "aclrtMemsetD32";
+  return Execute(runtime, plan, std::move(task), stream, async);
+}
+
 }  // namespace aclsim::core

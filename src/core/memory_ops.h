@@ -51,6 +51,9 @@ Status Memcpy2d(Runtime& runtime, void* dst, size_t dpitch, const void* src, siz
                 size_t width, size_t height, CopyKind kind, const void* stream, bool async);
 Status Memset(Runtime& runtime, void* dst, size_t max_count, int32_t value, size_t count,
               const void* stream, bool async);
+// aclrtMemsetD32(Async): `n` 32-bit copies of `value` at a 4-byte aligned `dst`.
+Status MemsetD32(Runtime& runtime, void* dst, size_t mem_size, uint32_t value, size_t n,
+                 const void* stream, bool async);
 
 // aclrtGetMemInfo: HBM (`hbm`) or DDR pool of the current device.
 Status MemInfo(Runtime& runtime, bool hbm, size_t* free_bytes, size_t* total_bytes);

@@ -123,12 +123,13 @@ struct Task {
   // kMemcpy / kMemcpy2d / kMemset
   void* dst = nullptr;
   const void* src = nullptr;
-  size_t bytes = 0;   // kMemcpy/kMemset: bytes; kMemcpy2d: width * height
-  size_t dpitch = 0;  // kMemcpy2d
-  size_t spitch = 0;  // kMemcpy2d
-  size_t width = 0;   // kMemcpy2d
-  size_t height = 0;  // kMemcpy2d
-  int value = 0;      // kMemset byte value
+  size_t bytes = 0;         // kMemcpy/kMemset: bytes; kMemcpy2d: width * height
+  size_t dpitch = 0;        // kMemcpy2d
+  size_t spitch = 0;        // kMemcpy2d
+  size_t width = 0;         // kMemcpy2d
+  size_t height = 0;        // kMemcpy2d
+  int value = 0;            // kMemset byte value, or the 32-bit pattern when value_bytes is 4
+  uint8_t value_bytes = 1;  // kMemset: 1 (bytes) or 4 (32-bit elements; bytes % 4 == 0)
   CopyDir dir = CopyDir::kHostToDevice;
 
   // kEventRecord / kEventWait / kEventReset

@@ -1,5 +1,5 @@
 // Memory: aclrtMalloc policies, frees (double, interior, foreign), pinned host memory,
-// aclrtGetMemInfo, aclrtMemset / aclrtMemsetAsync.
+// aclrtGetMemInfo, aclrtMemset / aclrtMemsetAsync / aclrtMemsetD32(Async).
 #include <thread>
 
 #include "api_test.h"
@@ -271,6 +271,32 @@ TEST_F(MemsetTest, MemsetAsyncRefusesBadArguments) {
   ASSERT_ACL_OK(aclrtSynchronizeStream(stream_));
   ExpectFilled(0, 0, 0);
   EXPECT_ACL_OK(aclrtDestroyEvent(event));
+}
+
+TEST_F(MemsetTest, MemsetD32FillsThirtyTwoBitValues) {
+  ASSERT_ACL_OK(aclrtMemsetD32(static_cast<char*>(dev_) + 64, kBytes - 64, 0xA1B2C3D4u, 10));
+  std::vector<uint8_t> now = Download(dev_, kBytes);
+  for (size_t i = 0; i < kBytes; ++i) {
+    uint8_t want = pattern_[i];
+    if (i >= 64 && i < 64 + 40) {
+      const uint32_t value = 0xA1B2C3D4u;
+      want = reinterpret_cast<const uint8_t*>(&value)[(i - 64) % 4];
+    }
+    ASSERT_EQ(now[i], want) << "byte " << i;
+  }
+  ASSERT_ACL_OK(aclrtMemsetD32Async(dev_, kBytes, 0x01020304u, kBytes / 4, stream_));
+  ASSERT_ACL_OK(aclrtSynchronizeStream(stream_));
+  now = Download(dev_, kBytes);
+  uint32_t last = 0;
+  std::memcpy(&last, now.data() + kBytes - 4, 4);
+  EXPECT_EQ(last, 0x01020304u);
+
+  EXPECT_ACL_ERR(kBadParam, aclrtMemsetD32, dev_, 16, 0u, 5);  // 20 bytes > memSize
+  EXPECT_ACL_ERR(kBadParam, aclrtMemsetD32, static_cast<char*>(dev_) + 2, 64, 0u, 4);  // unaligned
+  EXPECT_ACL_ERR(kBadParam, aclrtMemsetD32, nullptr, 64, 0u, 4);
+  EXPECT_ACL_ERR(kBadParam, aclrtMemsetD32, static_cast<char*>(dev_) + kBytes - 8, 64, 0u, 4);
+  EXPECT_ACL_ERR(kBadParam, aclrtMemsetD32Async, dev_, 16, 0u, SIZE_MAX / 2, stream_);
+  ASSERT_ACL_OK(aclrtMemsetD32(dev_, 64, 7u, 0));  // nothing to do
 }
 
 }  // namespace
