@@ -209,7 +209,10 @@ Result<std::shared_ptr<Stream>> Runtime::ResolveStream(const void* handle, const
 }
 
 std::shared_ptr<Device> Runtime::DeviceOfAddress(const void* ptr, size_t bytes) const {
-  for (const auto& device : OpenedDevices()) {
+  // On every copy: walk the devices in place (no snapshot of the list).
+  std::lock_guard<std::mutex> lock(mu_);
+  for (const auto& device : devices_) {
+    if (!device || device->released()) continue;
     auto backend = device->backend();
     if (backend.ok() && (*backend)->OwnsRange(ptr, bytes == 0 ? 1 : bytes)) return device;
   }
