@@ -200,13 +200,13 @@ Status Memcpy2d(Runtime& runtime, void* dst, size_t dpitch, const void* src, siz
   return Execute(runtime, *plan, std::move(task), stream, async);
 }
 
-Status Memset(Runtime& runtime, void* dst, size_t max_count, int32_t value, size_t count,
-              const void* stream, bool async) {
-  if (dst == nullptr) return Err(StatusCode::kInvalidParam, "devPtr must not be NULL");
-  if (count > max_count) {
-    return Err(StatusCode::kInvalidParam, "count {} exceeds maxCount {}", count, max_count);
-  }
-  auto device = ResolveSide(runtime, dst, count, "devPtr");
+namespace {
+
+// A memset of `count` bytes at `dst` (`what` names the pointer argument): `value` repeated
+// as `value_bytes`-byte elements.
+Status SubmitMemset(Runtime& runtime, void* dst, size_t count, int value, uint8_t value_bytes,
+                    const char* what, const char* label, const void* stream, bool async) {
+  auto device = ResolveSide(runtime, dst, count, what);
   if (!device.ok()) return device.status();
   if (count == 0) return Status::Ok();
   CopyPlan plan;
@@ -217,8 +217,21 @@ Status Memset(Runtime& runtime, void* dst, size_t max_count, int32_t value, size
   task.dst = dst;
   task.bytes = count;
   task.value = value;
-  task.label = async ? "aclrtMemsetAsync" : "aclrtMemset";
+  task.value_bytes = value_bytes;
+  task.label = label;
   return Execute(runtime, plan, std::move(task), stream, async);
+}
+
+}  // namespace
+
+Status Memset(Runtime& runtime, void* dst, size_t max_count, int32_t value, size_t count,
+              const void* stream, bool async) {
+  if (dst == nullptr) return Err(StatusCode::kInvalidParam, "devPtr must not be NULL");
+  if (count > max_count) {
+    return Err(StatusCode::kInvalidParam, "count {} exceeds maxCount {}", count, max_count);
+  }
+  return SubmitMemset(runtime, dst, count, value, 1, "devPtr",
+                      async ? "aclrtMemsetAsync" : "aclrtMemset", stream, async);
 }
 
 Status MemsetD32(Runtime& runtime, void* dst, size_t mem_size, uint32_t value, size_t n,
@@ -231,21 +244,8 @@ Status MemsetD32(Runtime& runtime, void* dst, size_t mem_size, uint32_t value, s
     return Err(StatusCode::kInvalidParam, "N {} 32-bit values do not fit in memSize {} bytes", n,
                mem_size);
   }
-  const size_t count = n * 4;
-  auto device = ResolveSide(runtime, dst, count, "ptr");
-  if (!device.ok()) return device.status();
-  if (count == 0) return Status::Ok();
-  CopyPlan plan;
-  plan.dst_device = *device;
-  plan.dir = *device ? driver::CopyDir::kDeviceToDevice : driver::CopyDir::kHostToHost;
-  driver::Task task;
-  task.kind = driver::TaskKind::kMemset;
-  task.dst = dst;
-  task.bytes = count;
-  task.value = static_cast<int>(value);
-  task.value_bytes = 4;
-  task.label = async ? "aclrtMemsetD32Async" : "aclrtMemsetD32";
-  return Execute(runtime, plan, std::move(task), stream, async);
+  return SubmitMemset(runtime, dst, n * 4, static_cast<int>(value), 4, "ptr",
+                      async ? "aclrtMemsetD32Async" : "aclrtMemsetD32", stream, async);
 }
 
 }  // namespace aclsim::core
