@@ -255,18 +255,52 @@ bool FromProto(const onnx::TensorProto& p, Tensor* t, std::string* why) {
   return true;
 }
 
-// Element i as double / int64 (any ONNX type this runner carries).
-double AsDouble(const Tensor& t, int64_t i) {
+// Element i of an integer or bool tensor, converted to Out; false for other element types.
+template <typename Out>
+bool IntElement(const Tensor& t, int64_t i, Out* out) {
   const uint8_t* p = t.data.data() + static_cast<size_t>(i) * ElemSize(t.type);
-  auto get = [p](auto v) {
+  auto get = [p, out](auto v) {
     std::memcpy(&v, p, sizeof(v));
-    return static_cast<double>(v);
+    *out = static_cast<Out>(v);
+    return true;
   };
   switch (t.type) {
-    case kOFloat:
-      return get(float{});
+    case kOInt8:
+      return get(int8_t{});
+    case kOUint8:
+    case kOBool:
+      return get(uint8_t{});
+    case kOInt16:
+      return get(int16_t{});
+    case kOUint16:
+      return get(uint16_t{});
+    case kOInt32:
+      return get(int32_t{});
+    case kOUint32:
+      return get(uint32_t{});
+    case kOInt64:
+      return get(int64_t{});
+    case kOUint64:
+      return get(uint64_t{});
+    default:
+      return false;
+  }
+}
+
+// Element i as double / int64 (any ONNX type this runner carries).
+double AsDouble(const Tensor& t, int64_t i) {
+  double value = 0;
+  if (IntElement(t, i, &value)) return value;
+  const uint8_t* p = t.data.data() + static_cast<size_t>(i) * ElemSize(t.type);
+  switch (t.type) {
+    case kOFloat: {
+      float v = 0;
+      std::memcpy(&v, p, 4);
+      return static_cast<double>(v);
+    }
     case kODouble:
-      return get(double{});
+      std::memcpy(&value, p, 8);
+      return value;
     case kOFloat16: {
       uint16_t bits = 0;
       std::memcpy(&bits, p, 2);
@@ -280,55 +314,15 @@ double AsDouble(const Tensor& t, int64_t i) {
       std::memcpy(&v, &f, 4);
       return static_cast<double>(v);
     }
-    case kOInt8:
-      return get(int8_t{});
-    case kOUint8:
-    case kOBool:
-      return get(uint8_t{});
-    case kOInt16:
-      return get(int16_t{});
-    case kOUint16:
-      return get(uint16_t{});
-    case kOInt32:
-      return get(int32_t{});
-    case kOUint32:
-      return get(uint32_t{});
-    case kOInt64:
-      return get(int64_t{});
-    case kOUint64:
-      return get(uint64_t{});
     default:
       return 0;
   }
 }
 
 int64_t AsInt(const Tensor& t, int64_t i) {
-  const uint8_t* p = t.data.data() + static_cast<size_t>(i) * ElemSize(t.type);
-  auto get = [p](auto v) {
-    std::memcpy(&v, p, sizeof(v));
-    return static_cast<int64_t>(v);
-  };
-  switch (t.type) {
-    case kOInt8:
-      return get(int8_t{});
-    case kOUint8:
-    case kOBool:
-      return get(uint8_t{});
-    case kOInt16:
-      return get(int16_t{});
-    case kOUint16:
-      return get(uint16_t{});
-    case kOInt32:
-      return get(int32_t{});
-    case kOUint32:
-      return get(uint32_t{});
-    case kOInt64:
-      return get(int64_t{});
-    case kOUint64:
-      return get(uint64_t{});
-    default:
-      return static_cast<int64_t>(AsDouble(t, i));
-  }
+  int64_t value = 0;
+  if (IntElement(t, i, &value)) return value;
+  return static_cast<int64_t>(AsDouble(t, i));
 }
 
 std::vector<int64_t> Ints(const Tensor& t) {
