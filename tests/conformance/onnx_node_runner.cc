@@ -145,26 +145,6 @@ const char* OnnxTypeName(int type) {
   }
 }
 
-size_t AclElemSize(aclDataType type) {
-  switch (type) {
-    case ACL_INT8:
-    case ACL_UINT8:
-    case ACL_BOOL:
-      return 1;
-    case ACL_FLOAT16:
-    case ACL_BF16:
-    case ACL_INT16:
-    case ACL_UINT16:
-      return 2;
-    case ACL_FLOAT:
-    case ACL_INT32:
-    case ACL_UINT32:
-      return 4;
-    default:
-      return 8;
-  }
-}
-
 int64_t Numel(const std::vector<int64_t>& dims) {
   int64_t n = 1;
   for (int64_t d : dims) n *= d;
@@ -1470,7 +1450,7 @@ std::string Execute(const Call& c, const Node& n, aclrtStream stream) {
   for (const OutArg& o : c.out) {
     out_desc.push_back(aclCreateTensorDesc(o.dtype, static_cast<int>(o.dims.size()),
                                            o.dims.empty() ? nullptr : o.dims.data(), o.format));
-    const size_t bytes = static_cast<size_t>(Numel(o.dims)) * AclElemSize(o.dtype);
+    const size_t bytes = static_cast<size_t>(Numel(o.dims)) * aclDataTypeSize(o.dtype);
     void* p = nullptr;
     if (result.empty() && !alloc(bytes, &p)) result = "aclrtMalloc failed";
     out_bytes.push_back(bytes);
@@ -1533,7 +1513,7 @@ std::string Execute(const Call& c, const Node& n, aclrtStream stream) {
         got.dims.push_back(v);
       }
     }
-    const size_t bytes = static_cast<size_t>(got.numel()) * AclElemSize(o.dtype);
+    const size_t bytes = static_cast<size_t>(got.numel()) * aclDataTypeSize(o.dtype);
     if (bytes > out_bytes[k]) {
       result = "output larger than its buffer";
       break;
