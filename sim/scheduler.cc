@@ -122,6 +122,9 @@ Status Scheduler::Submit(uint32_t device, driver::QueueId queue, driver::Task ta
     }
     ACLSIM_RETURN_IF_ERROR(BindEvent(dev, t, work));
     t->id = dev.next_task_id++;
+    dev.last_issued.store(t->id, std::memory_order_relaxed);
+    dev.in_flight.store(dev.in_flight.load(std::memory_order_relaxed) + 1,
+                        std::memory_order_release);
     dev.tlb.Add(t->cost.tlb);
     if (t->id == dev.faults.fail_task) t->fault_option = "fault_fail_task";
     if (t->task.kind == TaskKind::kKernel && ++dev.kernel_count == dev.faults.aicore_exception) {
@@ -285,6 +288,8 @@ void Scheduler::CompleteLocked(const std::shared_ptr<SimTask>& t, Status status,
   }
   t->run = RunState::kDone;
   t->status = std::move(status);
+  dev.in_flight.store(dev.in_flight.load(std::memory_order_relaxed) - 1,
+                      std::memory_order_release);
   if (!q.pending.empty() && q.pending.front() == t) {
     q.pending.pop_front();
   } else {

@@ -94,6 +94,10 @@ class Scheduler {
   Status LostStatus(uint32_t device);
   // TLB translations of every task submitted to the device so far.
   TlbCounts TlbTotals(uint32_t device);
+  // Memory fences (driver.h): the device's task counters, readable without the lock and
+  // valid until RemoveDevice; and whether every task with an id <= `fence` has completed.
+  const DeviceSched* Progress(uint32_t device);
+  bool FenceReached(uint32_t device, uint64_t fence);
 
  private:
   using Lock = std::unique_lock<AdaptiveMutex>;

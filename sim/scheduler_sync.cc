@@ -270,6 +270,21 @@ TlbCounts Scheduler::TlbTotals(uint32_t device) {
   return Dev(device).tlb;
 }
 
+const DeviceSched* Scheduler::Progress(uint32_t device) {
+  Lock lock(mu_);
+  return &Dev(device);
+}
+
+bool Scheduler::FenceReached(uint32_t device, uint64_t fence) {
+  Lock lock(mu_);
+  auto it = devices_.find(device);
+  if (it == devices_.end()) return true;
+  for (const auto& entry : it->second->queues) {
+    if (!DoneThrough(*entry.second, fence)) return false;
+  }
+  return true;
+}
+
 void Scheduler::SetFailureHandler(uint32_t device,
                                   std::function<void(const driver::TaskFailure&)> handler) {
   Lock lock(mu_);

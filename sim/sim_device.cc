@@ -21,6 +21,7 @@ Status SimDevice::Open(std::shared_ptr<Scheduler> scheduler, const BackendConfig
   ACLSIM_RETURN_IF_ERROR(
       dev->scheduler_->OpenDevice(device_id, config.props, config.cost, config.faults));
   dev->registered_ = true;
+  dev->progress_ = dev->scheduler_->Progress(device_id);
   if (!dev->scheduler_->inline_mode()) {
     for (uint32_t i = 0; i < config.workers; ++i) {
       Scheduler* sched = dev->scheduler_.get();
@@ -62,6 +63,13 @@ bool SimDevice::OwnsRange(const void* addr, size_t bytes) const {
 void SimDevice::PoolUsage(driver::MemPool pool, size_t* free_bytes, size_t* total_bytes) const {
   memory_.Usage(pool, free_bytes, total_bytes);
 }
+
+uint64_t SimDevice::MemoryFence() const {
+  if (progress_->in_flight.load(std::memory_order_acquire) == 0) return 0;
+  return progress_->last_issued.load(std::memory_order_acquire);
+}
+
+bool SimDevice::FenceReached(uint64_t fence) { return scheduler_->FenceReached(id_, fence); }
 
 Status SimDevice::CreateQueue(const driver::QueueConfig& config, driver::QueueId* queue) {
   return scheduler_->CreateQueue(id_, config, queue);

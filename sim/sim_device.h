@@ -41,6 +41,8 @@ class SimDevice final : public driver::Device {
   Status FreePhysical(void* addr) override;
   bool OwnsRange(const void* addr, size_t bytes) const override;
   void PoolUsage(driver::MemPool pool, size_t* free_bytes, size_t* total_bytes) const override;
+  uint64_t MemoryFence() const override;
+  bool FenceReached(uint64_t fence) override;
 
   Status CreateQueue(const driver::QueueConfig& config, driver::QueueId* queue) override;
   Status DestroyQueue(driver::QueueId queue, bool force) override;
@@ -75,6 +77,7 @@ class SimDevice final : public driver::Device {
   std::shared_ptr<Scheduler> scheduler_;
   DeviceMemory memory_;
   bool registered_ = false;
+  const DeviceSched* progress_ = nullptr;  // the scheduler's task counters of this device
   const FaultConfig faults_;
   std::atomic<uint64_t> alloc_count_{0};  // AllocPhysical calls (fault_fail_alloc)
   std::vector<std::thread> workers_;

@@ -1,14 +1,51 @@
 #include "core/device.h"
 
 #include <algorithm>
+#include <chrono>
+#include <thread>
 
 #include "core/handle_table.h"
 #include "dfx/log.h"
 
 namespace aclsim::core {
+namespace {
+
+// The caching allocator's view of the backend device.
+class BackendSegments final : public SegmentSource {
+ public:
+  explicit BackendSegments(driver::Device* device) : device_(device) {}
+  Status Acquire(driver::MemPool pool, driver::PageSize page, size_t bytes, void** addr) override {
+    return device_->AllocPhysical(pool, page, bytes, addr);
+  }
+  void Release(void* addr) override { (void)device_->FreePhysical(addr); }
+  uint64_t Fence() override { return device_->MemoryFence(); }
+  bool FenceReached(uint64_t fence) override { return device_->FenceReached(fence); }
+  void WaitIdle() override {
+    // Polls (this runs only when memory is exhausted with frees pending); gives up after
+    // kWaitLimit so that a task that never completes turns into an OOM error, not a hang.
+    constexpr auto kPoll = std::chrono::microseconds(200);
+    constexpr auto kWaitLimit = std::chrono::seconds(5);
+    const uint64_t fence = device_->MemoryFence();
+    const auto deadline = std::chrono::steady_clock::now() + kWaitLimit;
+    while (fence != 0 && !device_->FenceReached(fence) &&
+           std::chrono::steady_clock::now() < deadline) {
+      std::this_thread::sleep_for(kPoll);
+    }
+  }
+
+ private:
+  driver::Device* const device_;
+};
+
+}  // namespace
 
 Device::Device(int32_t id, uint32_t physical_id, std::unique_ptr<driver::Device> backend)
-    : id_(id), physical_id_(physical_id), props_(backend->props()), backend_(std::move(backend)) {}
+    : id_(id),
+      physical_id_(physical_id),
+      props_(backend->props()),
+      backend_(std::move(backend)),
+      segments_(std::make_unique<BackendSegments>(backend_.get())),
+      memory_(segments_.get(), id) {}
 
 Device::~Device() { Release(/*force=*/true); }
 
@@ -178,12 +215,10 @@ void Device::Release(bool force) {
   for (const auto& weak : events) {
     if (auto event = weak.lock()) (void)raw->DestroyEvent(event->id());
   }
-  for (const auto& entry : memory_.TakeAll()) {
-    const Allocation& leak = entry.second;
+  for (const Allocation& leak : memory_.ReleaseAll()) {
     ACLSIM_LOG_WARN(dfx::Module::kRuntime,
                     "device {} reset: leaked {} bytes at {} (allocated by {})", id_, leak.size,
                     leak.base, leak.api);
-    (void)raw->FreePhysical(leak.base);
   }
   {
     std::lock_guard<std::mutex> lock(mu_);

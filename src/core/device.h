@@ -1,7 +1,8 @@
 // Device: one opened device of the runtime (between aclrtSetDevice and aclrtResetDevice).
 //
 // Owns the backend device, the device's default context and stream, an internal queue for
-// synchronous copies, the table of live allocations, peer-access state, and the set of
+// synchronous copies, the caching allocator (with the table of live allocations), peer-access
+// state, and the set of
 // streams/events/contexts created on it (so a reset can release them all).
 //
 // Reference counting follows CANN: every aclrtSetDevice and every explicit context adds a
@@ -19,7 +20,7 @@
 #include <vector>
 
 #include "common/status.h"
-#include "core/memory_table.h"
+#include "core/caching_allocator.h"
 #include "core/objects.h"
 #include "driver/driver.h"
 
@@ -47,7 +48,8 @@ class Device : public std::enable_shared_from_this<Device> {
   driver::QueueId copy_queue() const { return copy_queue_; }
   // Serialises submissions to the internal copy queue.
   std::mutex& copy_mutex() { return copy_mu_; }
-  MemoryTable& memory() { return memory_; }
+  // The device's memory: caching allocator and table of live allocations.
+  CachingAllocator& memory() { return memory_; }
 
   // References (aclrtSetDevice / explicit contexts).
   void AddRef();
@@ -83,7 +85,8 @@ class Device : public std::enable_shared_from_this<Device> {
   std::shared_ptr<Context> default_context_;
   driver::QueueId copy_queue_ = 0;
   std::mutex copy_mu_;
-  MemoryTable memory_;
+  std::unique_ptr<SegmentSource> segments_;  // the backend's page pools and task fences
+  CachingAllocator memory_;
   int refs_ = 0;
   bool releasing_ = false;
   std::set<int32_t> peers_;

@@ -68,30 +68,29 @@ Result<void*> DeviceMalloc(Runtime& runtime, size_t size, uint32_t policy, const
   driver::MemPool pool =
       (policy & kPolicyTypeLowBandwidth) ? driver::MemPool::kDdr : driver::MemPool::kHbm;
 
-  void* ptr = nullptr;
-  Status status = (*backend)->AllocPhysical(pool, page, size, &ptr);
-  if (!status.ok() && pool == driver::MemPool::kDdr &&
-      status.code() == StatusCode::kFeatureUnsupported) {
+  // CANN: aclrtMalloc rounds the size up to 32 bytes and adds 32; aclrtMallocAlign32 only
+  // rounds. (The allocator then works in 512-byte blocks.)
+  if (size > (size_t{1} << 62)) {
+    return Err(StatusCode::kDeviceOom, "cannot allocate {} bytes of device memory", size);
+  }
+  const size_t aligned = (size + 31) / 32 * 32;
+  const size_t bytes = std::strcmp(api, "aclrtMallocAlign32") == 0 ? aligned : aligned + 32;
+  Allocation info;
+  info.size = size;
+  info.policy = policy;
+  info.api = api;
+  CachingAllocator& heap = (*device)->memory();
+  Result<void*> ptr = heap.Allocate(pool, page, bytes, info);
+  if (!ptr.ok() && pool == driver::MemPool::kDdr &&
+      ptr.status().code() == StatusCode::kFeatureUnsupported) {
     ACLSIM_LOG_DEBUG(dfx::Module::kRuntime, "{} has no DDR pool; serving {} bytes from HBM",
                      (*device)->props().soc_name, size);
     pool = driver::MemPool::kHbm;
-    status = (*backend)->AllocPhysical(pool, page, size, &ptr);
+    ptr = heap.Allocate(pool, page, bytes, info);
   }
-  if (!status.ok() && may_fall_back && status.code() == StatusCode::kDeviceOom) {
-    page = driver::PageSize::k4K;
-    status = (*backend)->AllocPhysical(pool, page, size, &ptr);
+  if (!ptr.ok() && may_fall_back && ptr.status().code() == StatusCode::kDeviceOom) {
+    ptr = heap.Allocate(pool, driver::PageSize::k4K, bytes, info);
   }
-  if (!status.ok()) return status;
-  const size_t page_bytes = driver::PageBytes(page);
-  Allocation allocation;
-  allocation.base = ptr;
-  allocation.size = size;
-  allocation.reserved = (size + page_bytes - 1) / page_bytes * page_bytes;
-  allocation.policy = policy;
-  allocation.api = api;
-  allocation.region = pool == driver::MemPool::kDdr ? MemRegion::kDdr : MemRegion::kHbm;
-  allocation.page_bytes = page_bytes;
-  (*device)->memory().Insert(allocation);
   return ptr;
 }
 
@@ -101,20 +100,8 @@ Status DeviceFree(Runtime& runtime, void* ptr) {
   if (!device) {
     return Err(StatusCode::kMemoryFree, "{} is not device memory of any set device", ptr);
   }
-  auto allocation = device->memory().Erase(ptr);
-  if (!allocation) {
-    auto inside = device->memory().FindContaining(ptr);
-    if (inside) {
-      return Err(StatusCode::kMemoryFree,
-                 "{} points inside the allocation at {} ({} bytes); free its start address", ptr,
-                 inside->base, inside->size);
-    }
-    return Err(StatusCode::kMemoryFree, "{} is not a live allocation on device {} (already freed?)",
-               ptr, device->id());
-  }
-  auto backend = device->backend();
-  if (!backend.ok()) return backend.status();
-  return (*backend)->FreePhysical(ptr);
+  auto freed = device->memory().Free(ptr);
+  return freed.ok() ? Status::Ok() : freed.status();
 }
 
 Result<void*> HostMalloc(Runtime& runtime, size_t size) {
@@ -150,6 +137,8 @@ Status MemInfo(Runtime& runtime, bool hbm, size_t* free_bytes, size_t* total_byt
   if (!backend.ok()) return backend.status();
   (*backend)->PoolUsage(hbm ? driver::MemPool::kHbm : driver::MemPool::kDdr, free_bytes,
                         total_bytes);
+  // Memory the caching allocator holds but does not use is free for aclrtMalloc.
+  *free_bytes += (*device)->memory().CachedBytes(hbm ? MemRegion::kHbm : MemRegion::kDdr);
   return Status::Ok();
 }
 

@@ -114,6 +114,12 @@ class Device {
   virtual bool OwnsRange(const void* addr, size_t bytes) const = 0;
   // Total and free bytes of a pool.
   virtual void PoolUsage(MemPool pool, size_t* free_bytes, size_t* total_bytes) const = 0;
+  // Fences for reusing memory freed while tasks run (the core's caching allocator). A fence
+  // taken now is 0 if no task of the device is in flight, else the id of the last task
+  // submitted; FenceReached(f) is true once every task of the device with an id <= f has
+  // completed (or was dropped). MemoryFence must be cheap (no lock in sim).
+  virtual uint64_t MemoryFence() const = 0;
+  virtual bool FenceReached(uint64_t fence) = 0;
 
   // --- queues -------------------------------------------------------------------------
   // Creates a hardware queue (takes a hardware stream id). Fails with kNoStreamResource past

@@ -55,12 +55,15 @@ TEST_F(AclNoInitTest, FailedAllocationIsADeviceMemoryErrorWithAMessage) {
   ASSERT_ACL_OK(aclrtSetDevice(0));
   void* first = nullptr;
   void* second = nullptr;
-  ASSERT_ACL_OK(aclrtMalloc(&first, 4096, ACL_MEM_MALLOC_NORMAL_ONLY));
-  EXPECT_ACL_ERR(ACL_ERROR_RT_MEMORY_ALLOCATION, aclrtMalloc, &second, 4096,
+  // The fault counts driver allocations: 4 MiB requests each need a new segment from the
+  // driver (smaller ones would share the caching allocator's first segment).
+  const size_t kBytes = size_t{4} << 20;
+  ASSERT_ACL_OK(aclrtMalloc(&first, kBytes, ACL_MEM_MALLOC_NORMAL_ONLY));
+  EXPECT_ACL_ERR(ACL_ERROR_RT_MEMORY_ALLOCATION, aclrtMalloc, &second, kBytes,
                  ACL_MEM_MALLOC_NORMAL_ONLY);
   EXPECT_EQ(second, nullptr);
   void* third = nullptr;
-  EXPECT_ACL_OK(aclrtMalloc(&third, 4096, ACL_MEM_MALLOC_NORMAL_ONLY));  // only the 2nd fails
+  EXPECT_ACL_OK(aclrtMalloc(&third, kBytes, ACL_MEM_MALLOC_NORMAL_ONLY));  // only the 2nd fails
   EXPECT_ACL_OK(aclrtFree(first));
   EXPECT_ACL_OK(aclrtFree(third));
 }
