@@ -102,6 +102,8 @@ Result<void*> CachingAllocator::Allocate(driver::MemPool pool, driver::PageSize 
   const size_t need = RoundUp(bytes, kGranule);
   std::unique_lock<std::mutex> lock(mu_);
   Arena& arena = ArenaFor(pool, page, need <= kSmallLimit);
+  // Nothing in flight: every pending block is reusable (no scheduler query needed).
+  if (pending_head_ != nullptr && source_->Fence() == 0) MatureLocked(true);
   Block* block = TakeFit(arena, need);
   if (block == nullptr && pending_head_ != nullptr) {
     MatureLocked(false);

@@ -1,0 +1,135 @@
+// The caching allocator behind aclrtMalloc, seen through the public API: reuse, coalescing,
+// stream-ordered reuse of blocks freed while work is in flight, reclamation at reset.
+#include <random>
+
+#include "api_test.h"
+
+namespace {
+
+using acltest::AclTest;
+
+size_t FreeHbm() {
+  size_t free_bytes = 0, total = 0;
+  EXPECT_ACL_OK(aclrtGetMemInfo(ACL_HBM_MEM, &free_bytes, &total));
+  return free_bytes;
+}
+
+size_t TotalHbm() {
+  size_t free_bytes = 0, total = 0;
+  EXPECT_ACL_OK(aclrtGetMemInfo(ACL_HBM_MEM, &free_bytes, &total));
+  return total;
+}
+
+TEST_F(AclTest, FreedBlockIsReusedForTheSameSize) {
+  void* first = nullptr;
+  ASSERT_ACL_OK(aclrtMalloc(&first, 100000, ACL_MEM_MALLOC_HUGE_FIRST));
+  ASSERT_ACL_OK(aclrtFree(first));
+  void* second = nullptr;
+  ASSERT_ACL_OK(aclrtMalloc(&second, 100000, ACL_MEM_MALLOC_HUGE_FIRST));
+  EXPECT_EQ(second, first);
+  EXPECT_ACL_OK(aclrtFree(second));
+}
+
+TEST_F(AclTest, AddressesAreSixtyFourByteAlignedForEverySize) {
+  std::vector<void*> blocks;
+  for (size_t size : {1, 31, 33, 64, 1000, 4097, 65535, 1 << 20, (1 << 20) + 1}) {
+    void* dev = nullptr;
+    ASSERT_ACL_OK(aclrtMalloc(&dev, size, ACL_MEM_MALLOC_HUGE_FIRST));
+    EXPECT_EQ(reinterpret_cast<uintptr_t>(dev) % 64, 0u) << size;
+    blocks.push_back(dev);
+  }
+  for (void* dev : blocks) EXPECT_ACL_OK(aclrtFree(dev));
+}
+
+TEST_F(AclTest, AfterARandomTraceNinetyPercentOfTheDeviceAllocatesInOneBlock) {
+  const size_t free0 = FreeHbm();
+  std::mt19937 rng(2026);
+  std::vector<void*> live;
+  const aclrtMemMallocPolicy policies[] = {ACL_MEM_MALLOC_HUGE_FIRST, ACL_MEM_MALLOC_HUGE_ONLY,
+                                           ACL_MEM_MALLOC_NORMAL_ONLY};
+  for (int step = 0; step < 4000; ++step) {
+    if (live.empty() || rng() % 5 < 3) {
+      const size_t size = rng() % 8 == 0 ? 1 + rng() % (64 << 20) : 1 + rng() % (256 << 10);
+      void* dev = nullptr;
+      ASSERT_ACL_OK(aclrtMalloc(&dev, size, policies[rng() % 3]));
+      live.push_back(dev);
+    } else {
+      const size_t i = rng() % live.size();
+      ASSERT_ACL_OK(aclrtFree(live[i]));
+      live[i] = live.back();
+      live.pop_back();
+    }
+  }
+  for (void* dev : live) ASSERT_ACL_OK(aclrtFree(dev));
+  EXPECT_EQ(FreeHbm(), free0);  // cached memory counts as free
+  const size_t big = TotalHbm() / 10 * 9;
+  void* dev = nullptr;
+  ASSERT_ACL_OK(aclrtMalloc(&dev, big, ACL_MEM_MALLOC_HUGE_FIRST));
+  EXPECT_ACL_OK(aclrtFree(dev));
+}
+
+// A stream held back by a wait on an event that is recorded later.
+class HeldStream {
+ public:
+  HeldStream() {
+    EXPECT_ACL_OK(aclrtCreateStream(&stream_));
+    EXPECT_ACL_OK(aclrtCreateStream(&other_));
+    EXPECT_ACL_OK(aclrtCreateEvent(&gate_));
+    EXPECT_ACL_OK(aclrtStreamWaitEvent(stream_, gate_));
+  }
+  ~HeldStream() {
+    (void)aclrtDestroyEvent(gate_);
+    (void)aclrtDestroyStream(stream_);
+    (void)aclrtDestroyStream(other_);
+  }
+  aclrtStream stream() const { return stream_; }
+  void Release() {
+    EXPECT_ACL_OK(aclrtRecordEvent(gate_, other_));
+    EXPECT_ACL_OK(aclrtSynchronizeStream(stream_));
+  }
+
+ private:
+  aclrtStream stream_ = nullptr;
+  aclrtStream other_ = nullptr;
+  aclrtEvent gate_ = nullptr;
+};
+
+TEST_F(AclTest, BlockFreedWhileAStreamMayUseItIsNotHandedOutUntilTheStreamIsDone) {
+  const size_t kBytes = 256 << 10;
+  std::vector<uint8_t> in = acltest::Pattern(kBytes, 5);
+  HeldStream held;
+  void* a = nullptr;
+  ASSERT_ACL_OK(aclrtMalloc(&a, kBytes, ACL_MEM_MALLOC_HUGE_FIRST));
+  ASSERT_ACL_OK(aclrtMemcpyAsync(a, kBytes, in.data(), kBytes, ACL_MEMCPY_HOST_TO_DEVICE,
+                                 held.stream()));
+  ASSERT_ACL_OK(aclrtFree(a));  // the copy into `a` has not run yet
+
+  void* b = nullptr;
+  ASSERT_ACL_OK(aclrtMalloc(&b, kBytes, ACL_MEM_MALLOC_HUGE_FIRST));
+  EXPECT_NE(b, a);
+  ASSERT_ACL_OK(aclrtMemset(b, kBytes, 0x5A, kBytes));
+  held.Release();  // the copy runs now, into the freed block, not into `b`
+  std::vector<uint8_t> out(kBytes, 0);
+  ASSERT_ACL_OK(aclrtMemcpy(out.data(), kBytes, b, kBytes, ACL_MEMCPY_DEVICE_TO_HOST));
+  EXPECT_EQ(std::count(out.begin(), out.end(), 0x5A), static_cast<long>(kBytes));
+
+  void* c = nullptr;
+  ASSERT_ACL_OK(aclrtMalloc(&c, kBytes, ACL_MEM_MALLOC_HUGE_FIRST));
+  EXPECT_EQ(c, a);  // the work is done: the block is reused
+  EXPECT_ACL_OK(aclrtFree(b));
+  EXPECT_ACL_OK(aclrtFree(c));
+}
+
+TEST_F(AclTest, ResetReclaimsLeakedAndCachedMemory) {
+  const size_t free0 = FreeHbm();
+  void* dev = nullptr;
+  ASSERT_ACL_OK(aclrtMalloc(&dev, size_t{1} << 30, ACL_MEM_MALLOC_HUGE_ONLY));
+  ASSERT_ACL_OK(aclrtMalloc(&dev, 4096, ACL_MEM_MALLOC_NORMAL_ONLY));
+  EXPECT_LT(FreeHbm(), free0);
+  ASSERT_ACL_OK(aclrtResetDevice(0));  // both leaked: released, with a warning each
+  ASSERT_ACL_OK(aclrtSetDevice(0));
+  EXPECT_EQ(FreeHbm(), free0);
+  EXPECT_ACL_ERR(ACL_ERROR_RT_MEMORY_FREE, aclrtFree, dev);
+}
+
+}  // namespace
