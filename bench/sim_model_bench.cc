@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "bench/figures.h"
 #include "driver/registry.h"
 #include "sim/cost_model.h"
 #include "sim/register.h"
@@ -29,18 +30,11 @@ using aclsim::driver::QueueId;
 using aclsim::driver::Task;
 using aclsim::driver::TaskKind;
 
-struct Figure {
-  std::string name, unit, target;
-  double value;
-  bool pass;
-};
-std::vector<Figure> g_figures;
+aclsim::bench::Figures g_figures;
 
 void Report(const std::string& name, double value, const std::string& unit,
             const std::string& target, bool pass) {
-  fmt::print("{:<52} {:>12.2f} {:<8} target {:<28} {}\n", name, value, unit, target,
-             pass ? "ok" : "MISS");
-  g_figures.push_back({name, unit, target, value, pass});
+  g_figures.Report(name, value, unit, target, pass);
 }
 
 const aclsim::sim::CostParams& SocCost() {
@@ -262,22 +256,6 @@ void ElementwiseBandwidth() {
          ns >= bound && ns <= 1.1 * bound);
 }
 
-void WriteJson(const char* path) {
-  std::FILE* f = std::fopen(path, "w");
-  if (f == nullptr) return;
-  fmt::print(f, "{{\n  \"soc\": \"Ascend910B2\",\n  \"figures\": [\n");
-  for (size_t i = 0; i < g_figures.size(); ++i) {
-    const Figure& x = g_figures[i];
-    fmt::print(f,
-               "    {{\"name\": \"{}\", \"value\": {:.4f}, \"unit\": \"{}\", \"target\": \"{}\", "
-               "\"pass\": {}}}{}\n",
-               x.name, x.value, x.unit, x.target, x.pass ? "true" : "false",
-               i + 1 < g_figures.size() ? "," : "");
-  }
-  fmt::print(f, "  ]\n}}\n");
-  std::fclose(f);
-}
-
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -294,9 +272,6 @@ int main(int argc, char** argv) {
     return 1;
   }
   const char* path = argc > 1 ? argv[1] : "sim_model_bench.json";
-  WriteJson(path);
-  fmt::print("wrote {}\n", path);
-  return std::all_of(g_figures.begin(), g_figures.end(), [](const Figure& x) { return x.pass; })
-             ? 0
-             : 1;
+  g_figures.WriteJson(path, "soc", "Ascend910B2");
+  return g_figures.AllPass() ? 0 : 1;
 }

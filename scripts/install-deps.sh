@@ -5,7 +5,7 @@ set -euo pipefail
 
 packages=(
   build-essential cmake ninja-build ccache pkg-config
-  libgtest-dev libgmock-dev libbenchmark-dev
+  libgtest-dev libgmock-dev libbenchmark-dev libjemalloc2
   libspdlog-dev libfmt-dev nlohmann-json3-dev libeigen3-dev libonnx-dev libonnx-testdata libprotobuf-dev
   clang-format clang-tidy
 )

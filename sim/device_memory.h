@@ -43,6 +43,8 @@ class DeviceMemory {
   // kMemoryFree if `addr` is not the exact start of a live allocation.
   Status Free(void* addr);
   bool OwnsRange(const void* addr, size_t bytes) const;
+  uintptr_t range_begin() const { return range_begin_; }
+  uintptr_t range_end() const { return range_end_; }
   // The page size of the live allocation containing `addr` (its page table entry), or
   // nullopt if `addr` is not inside a live allocation of this device.
   std::optional<driver::PageSize> PageOf(const void* addr) const;

@@ -56,6 +56,11 @@ Status SimDevice::AllocPhysical(driver::MemPool pool, driver::PageSize page, siz
 
 Status SimDevice::FreePhysical(void* addr) { return memory_.Free(addr); }
 
+void SimDevice::AddressRange(uintptr_t* begin, uintptr_t* end) const {
+  *begin = memory_.range_begin();
+  *end = memory_.range_end();
+}
+
 bool SimDevice::OwnsRange(const void* addr, size_t bytes) const {
   return memory_.OwnsRange(addr, bytes);
 }

@@ -40,6 +40,7 @@ class SimDevice final : public driver::Device {
                        void** addr) override;
   Status FreePhysical(void* addr) override;
   bool OwnsRange(const void* addr, size_t bytes) const override;
+  void AddressRange(uintptr_t* begin, uintptr_t* end) const override;
   void PoolUsage(driver::MemPool pool, size_t* free_bytes, size_t* total_bytes) const override;
   uint64_t MemoryFence() const override;
   bool FenceReached(uint64_t fence) override;

@@ -40,6 +40,7 @@ aclError aclrtDestroyContext(aclrtContext context) {
                  context);
     }
     ACLSIM_ASSIGN_OR_RETURN(auto retired, core::RetireHandle<core::Context>(context, "context"));
+    retired->mark_retired();
     const auto& device = retired->device();
     if (auto stream = retired->default_stream()) {
       stream->mark_destroyed();

@@ -45,7 +45,8 @@ struct CachingAllocator::Arena {
   const driver::PageSize page;
   const bool small;
   SizeBins<Block, kGranule> bins;
-  std::vector<Block*> deferred;  // may hold stale entries (see Block::deferred)
+  Block* deferred = nullptr;  // free blocks not yet coalesced (small arenas)
+  size_t deferred_count = 0;
   Segment* spare = nullptr;      // a wholly free segment kept for reuse
 };
 
@@ -87,8 +88,8 @@ CachingAllocator::Block* CachingAllocator::NewBlock() {
 }
 
 void CachingAllocator::DeleteBlock(Block* block) {
+  if (block->deferred) Undefer(block);
   block->state = State::kDead;
-  block->deferred = false;
   block->bin_next = spare_blocks_;
   spare_blocks_ = block;
 }
@@ -101,6 +102,10 @@ Result<void*> CachingAllocator::Allocate(driver::MemPool pool, driver::PageSize 
   }
   const size_t need = RoundUp(bytes, kGranule);
   std::unique_lock<std::mutex> lock(mu_);
+  if (closed_) {
+    return Err(StatusCode::kInvalidDevice, "device {} was reset; call aclrtSetDevice({}) again",
+               device_id_, device_id_);
+  }
   Arena& arena = ArenaFor(pool, page, need <= kSmallLimit);
   // Nothing in flight: every pending block is reusable (no scheduler query needed).
   if (pending_head_ != nullptr && source_->Fence() == 0) MatureLocked(true);
@@ -109,7 +114,7 @@ Result<void*> CachingAllocator::Allocate(driver::MemPool pool, driver::PageSize 
     MatureLocked(false);
     block = TakeFit(arena, need);
   }
-  if (block == nullptr && !arena.deferred.empty()) {
+  if (block == nullptr && arena.deferred != nullptr) {
     ConsolidateLocked(arena);
     block = TakeFit(arena, need);
   }
@@ -123,6 +128,10 @@ Result<void*> CachingAllocator::Allocate(driver::MemPool pool, driver::PageSize 
       lock.unlock();
       source_->WaitIdle();
       lock.lock();
+      if (closed_) {
+        return Err(StatusCode::kInvalidDevice, "device {} was reset during the allocation",
+                   device_id_);
+      }
       MatureLocked(true);
       ConsolidateLocked(arena);
       block = TakeFit(arena, need);
@@ -166,7 +175,7 @@ CachingAllocator::Block* CachingAllocator::TakeFit(Arena& arena, size_t bytes) {
   Block* block = arena.bins.FindFit(bytes);
   if (block == nullptr) return nullptr;
   arena.bins.Remove(block);
-  block->deferred = false;
+  if (block->deferred) Undefer(block);
   if (block->segment == arena.spare) arena.spare = nullptr;
   if (block->size - bytes >= kGranule) {
     Block* rest = NewBlock();
@@ -207,9 +216,13 @@ Status CachingAllocator::AddSegment(Arena& arena, size_t bytes) {
 void CachingAllocator::MakeFree(Block* block) {
   Arena& arena = *block->segment->arena;
   block->state = State::kFree;
-  if (arena.small && arena.deferred.size() < kMaxDeferred) {
+  if (arena.small && arena.deferred_count < kMaxDeferred) {
     block->deferred = true;
-    arena.deferred.push_back(block);
+    block->defer_prev = nullptr;
+    block->defer_next = arena.deferred;
+    if (arena.deferred != nullptr) arena.deferred->defer_prev = block;
+    arena.deferred = block;
+    ++arena.deferred_count;
     arena.bins.Insert(block);
     return;
   }
@@ -229,6 +242,7 @@ CachingAllocator::Block* CachingAllocator::Merge(Block* block) {
     blocks_.erase(block->base);
     DeleteBlock(block);
     block = prev;
+    if (block->deferred) Undefer(block);
   }
   while (block->next != nullptr && block->next->state == State::kFree) {
     Block* next = block->next;
@@ -239,23 +253,31 @@ CachingAllocator::Block* CachingAllocator::Merge(Block* block) {
     blocks_.erase(next->base);
     DeleteBlock(next);
   }
-  block->deferred = false;
+  if (block->deferred) Undefer(block);
   return block;
 }
 
+void CachingAllocator::Undefer(Block* block) {
+  Arena& arena = *block->segment->arena;
+  if (block->defer_prev != nullptr) {
+    block->defer_prev->defer_next = block->defer_next;
+  } else {
+    arena.deferred = block->defer_next;
+  }
+  if (block->defer_next != nullptr) block->defer_next->defer_prev = block->defer_prev;
+  block->defer_prev = block->defer_next = nullptr;
+  block->deferred = false;
+  --arena.deferred_count;
+}
+
 void CachingAllocator::ConsolidateLocked(Arena& arena) {
-  std::vector<Block*> deferred;
-  deferred.swap(arena.deferred);
-  for (Block* block : deferred) {
-    if (block->state != State::kFree || !block->deferred) continue;  // stale entry
+  while (arena.deferred != nullptr) {
+    Block* block = arena.deferred;
+    Undefer(block);
     arena.bins.Remove(block);
-    block = Merge(block);
+    block = Merge(block);  // may take other deferred blocks off the list
     arena.bins.Insert(block);
     ReleaseIfEmpty(block);
-  }
-  if (arena.deferred.empty()) {
-    deferred.clear();
-    arena.deferred.swap(deferred);  // keep the capacity
   }
 }
 
@@ -277,7 +299,7 @@ void CachingAllocator::MatureLocked(bool all_reached) {
 void CachingAllocator::ReleaseIfEmpty(Block* block) {
   if (block->prev != nullptr || block->next != nullptr) return;  // not the whole segment
   Arena& arena = *block->segment->arena;
-  if (arena.spare == nullptr) {
+  if (arena.spare == nullptr && block->size <= kMaxSpare) {
     arena.spare = block->segment;
     return;
   }
@@ -414,6 +436,11 @@ size_t CachingAllocator::UsedBytes() const {
   return allocated_;
 }
 
+size_t CachingAllocator::ReservedBytes() const {
+  std::lock_guard<std::mutex> lock(mu_);
+  return reserved_;
+}
+
 RegionUsage CachingAllocator::Usage(MemRegion region) const {
   std::lock_guard<std::mutex> lock(mu_);
   return regions_[static_cast<size_t>(region)];
@@ -434,6 +461,7 @@ void CachingAllocator::ForEach(const std::function<void(const Allocation&)>& vis
 
 std::vector<Allocation> CachingAllocator::ReleaseAll() {
   std::lock_guard<std::mutex> lock(mu_);
+  closed_ = true;
   std::vector<Allocation> leaks;
   std::vector<Segment*> segments;
   for (const auto& entry : blocks_) {
@@ -441,16 +469,17 @@ std::vector<Allocation> CachingAllocator::ReleaseAll() {
     if (block->state == State::kAllocated) leaks.push_back(block->info);
     if (block->prev == nullptr) segments.push_back(block->segment);
   }
+  for (auto& entry : blocks_) DeleteBlock(entry.second);
+  blocks_.clear();
   for (Segment* segment : segments) {
     source_->Release(reinterpret_cast<void*>(segment->base));
     ++releases_;
     delete segment;
   }
-  for (auto& entry : blocks_) DeleteBlock(entry.second);
-  blocks_.clear();
   for (auto& arena : arenas_) {
     arena->bins = SizeBins<Block, kGranule>();
-    arena->deferred.clear();
+    arena->deferred = nullptr;
+    arena->deferred_count = 0;
     arena->spare = nullptr;
   }
   pending_head_ = pending_tail_ = nullptr;

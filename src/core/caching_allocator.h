@@ -17,8 +17,8 @@
 // fast bins), when a request finds no fit, so a free/malloc pair of one size costs no merge
 // and no split. A segment whose blocks are all free again (a free run of at least 2 MiB) goes
 // back to the driver's pool, where huge-page and other allocations can take it -- except
-// the last one freed per arena, kept as a spare so that alloc/free loops do not call the
-// driver each time. When the driver runs out, every cached free segment is returned and the
+// the last 2 MiB segment freed per arena, kept as a spare so that alloc/free loops of small
+// blocks do not call the driver each time. When the driver runs out, every cached free segment is returned and the
 // request retried.
 //
 // Stream-ordered reuse. aclrtFree does not synchronise. A block freed while tasks of the
@@ -86,6 +86,8 @@ class CachingAllocator {
   static constexpr size_t kGranule = 512;
   static constexpr size_t kSmallLimit = size_t{1} << 20;
   static constexpr size_t kMinSegment = size_t{2} << 20;
+  // Largest wholly free segment kept as an arena's spare (bigger ones go back at once).
+  static constexpr size_t kMaxSpare = kMinSegment;
 
   // `source` must outlive the allocator; `device_id` names the device in messages.
   CachingAllocator(SegmentSource* source, int32_t device_id);
@@ -107,7 +109,8 @@ class CachingAllocator {
   size_t FindAll(const void* const* ptrs, const size_t* bytes, size_t n) const;
   std::optional<Allocation> FindContaining(const void* ptr) const;
   size_t Count() const;
-  size_t UsedBytes() const;  // bytes of the blocks in use
+  size_t UsedBytes() const;      // bytes of the blocks in use
+  size_t ReservedBytes() const;  // bytes of the segments held from the driver
   RegionUsage Usage(MemRegion region) const;
   // Bytes of `region` held from the driver but not in use (free or pending): aclrtMalloc can
   // serve them without the driver, so aclrtGetMemInfo counts them as free.
@@ -118,6 +121,7 @@ class CachingAllocator {
   // returns the bytes released.
   size_t Trim();
   // Releases every segment; returns the allocations that were still live (leaks), by address.
+  // Later allocations fail with kInvalidDevice (the device was reset).
   std::vector<Allocation> ReleaseAll();
   // Statistics (coalesces the small arenas first, so the figures describe merged blocks).
   HeapStats Stats();
@@ -136,7 +140,9 @@ class CachingAllocator {
     uint64_t fence = 0;  // kPending: reusable once reached
     uint16_t bin = 0;
     State state = State::kFree;
-    bool deferred = false;  // free in a small arena, not yet coalesced
+    bool deferred = false;  // free in a small arena, not yet coalesced (in its defer list)
+    Block* defer_prev = nullptr;
+    Block* defer_next = nullptr;
     Allocation info;        // kAllocated
   };
   struct Arena;  // defined in the .cc (holds the SizeBins)
@@ -157,6 +163,7 @@ class CachingAllocator {
   // Merges a free block (not in a bin) with its free neighbours; returns the survivor.
   Block* Merge(Block* block);
   void ConsolidateLocked(Arena& arena);
+  void Undefer(Block* block);  // takes a deferred block off its arena's defer list
   void MatureLocked(bool all_reached);
   void ReleaseIfEmpty(Block* block);
   void ReleaseSegment(Block* whole);
@@ -173,6 +180,7 @@ class CachingAllocator {
   Block* spare_blocks_ = nullptr;
   Block* pending_head_ = nullptr;  // FIFO of pending blocks (fences nondecreasing)
   Block* pending_tail_ = nullptr;
+  bool closed_ = false;          // ReleaseAll was called
   uint64_t reached_fence_ = 0;  // every fence <= this is known reached
   size_t live_count_ = 0;
   size_t allocated_ = 0;

@@ -13,7 +13,11 @@ namespace {
 // The caching allocator's view of the backend device.
 class BackendSegments final : public SegmentSource {
  public:
-  explicit BackendSegments(driver::Device* device) : device_(device) {}
+  // Every call but WaitIdle is made under the allocator's lock, and the device releases the
+  // allocator (ReleaseAll) before it drops the backend, so `device` is alive for them.
+  // WaitIdle runs without the lock: it holds the backend through `weak`.
+  explicit BackendSegments(const std::shared_ptr<driver::Device>& device)
+      : device_(device.get()), weak_(device) {}
   Status Acquire(driver::MemPool pool, driver::PageSize page, size_t bytes, void** addr) override {
     return device_->AllocPhysical(pool, page, bytes, addr);
   }
@@ -25,9 +29,11 @@ class BackendSegments final : public SegmentSource {
     // kWaitLimit so that a task that never completes turns into an OOM error, not a hang.
     constexpr auto kPoll = std::chrono::microseconds(200);
     constexpr auto kWaitLimit = std::chrono::seconds(5);
-    const uint64_t fence = device_->MemoryFence();
+    std::shared_ptr<driver::Device> device = weak_.lock();
+    if (!device) return;
+    const uint64_t fence = device->MemoryFence();
     const auto deadline = std::chrono::steady_clock::now() + kWaitLimit;
-    while (fence != 0 && !device_->FenceReached(fence) &&
+    while (fence != 0 && !device->FenceReached(fence) &&
            std::chrono::steady_clock::now() < deadline) {
       std::this_thread::sleep_for(kPoll);
     }
@@ -35,6 +41,7 @@ class BackendSegments final : public SegmentSource {
 
  private:
   driver::Device* const device_;
+  const std::weak_ptr<driver::Device> weak_;
 };
 
 }  // namespace
@@ -44,8 +51,10 @@ Device::Device(int32_t id, uint32_t physical_id, std::unique_ptr<driver::Device>
       physical_id_(physical_id),
       props_(backend->props()),
       backend_(std::move(backend)),
-      segments_(std::make_unique<BackendSegments>(backend_.get())),
-      memory_(segments_.get(), id) {}
+      segments_(std::make_unique<BackendSegments>(backend_)),
+      memory_(segments_.get(), id) {
+  backend_->AddressRange(&range_begin_, &range_end_);
+}
 
 Device::~Device() { Release(/*force=*/true); }
 
@@ -193,6 +202,7 @@ void Device::Release(bool force) {
   for (const auto& weak : contexts) {
     if (auto context = weak.lock()) {
       context->set_default_stream(nullptr);
+      context->mark_retired();
       (void)HandleTable::Global().Remove(context.get(), HandleKind::kContext, "context");
     }
   }
@@ -215,6 +225,7 @@ void Device::Release(bool force) {
   for (const auto& weak : events) {
     if (auto event = weak.lock()) (void)raw->DestroyEvent(event->id());
   }
+  closed_.store(true, std::memory_order_release);
   for (const Allocation& leak : memory_.ReleaseAll()) {
     ACLSIM_LOG_WARN(dfx::Module::kRuntime,
                     "device {} reset: leaked {} bytes at {} (allocated by {})", id_, leak.size,

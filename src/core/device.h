@@ -13,6 +13,7 @@
 // nullptr and every operation fails with kInvalidDevice ("device was reset").
 #pragma once
 
+#include <atomic>
 #include <cstdint>
 #include <memory>
 #include <mutex>
@@ -43,6 +44,13 @@ class Device : public std::enable_shared_from_this<Device> {
   // under them.
   Result<std::shared_ptr<driver::Device>> backend() const;
   bool released() const;
+  // True while the device is open and [ptr, ptr+bytes) lies in its address range (allocated
+  // or not). Lock-free: the range is fixed when the device opens.
+  bool Covers(const void* ptr, size_t bytes) const {
+    const auto addr = reinterpret_cast<uintptr_t>(ptr);
+    return !closed_.load(std::memory_order_acquire) && addr >= range_begin_ &&
+           addr < range_end_ && bytes <= range_end_ - addr;
+  }
 
   std::shared_ptr<Context> default_context() const;
   driver::QueueId copy_queue() const { return copy_queue_; }
@@ -82,6 +90,9 @@ class Device : public std::enable_shared_from_this<Device> {
   const driver::DeviceProps props_;
   mutable std::mutex mu_;
   std::shared_ptr<driver::Device> backend_;
+  uintptr_t range_begin_ = 0;  // the backend's address range
+  uintptr_t range_end_ = 0;
+  std::atomic<bool> closed_{false};  // set when Release starts
   std::shared_ptr<Context> default_context_;
   driver::QueueId copy_queue_ = 0;
   std::mutex copy_mu_;

@@ -40,8 +40,6 @@ Result<void*> DeviceMalloc(Runtime& runtime, size_t size, uint32_t policy, const
   ACLSIM_RETURN_IF_ERROR(CheckPolicy(policy));
   auto device = device_id >= 0 ? runtime.OpenedDevice(device_id) : CurrentDevice(runtime);
   if (!device.ok()) return device.status();
-  auto backend = (*device)->backend();
-  if (!backend.ok()) return backend.status();
 
   const uint32_t page_policy = policy & 0xff;
   driver::PageSize page = driver::PageSize::k4K;

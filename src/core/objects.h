@@ -39,10 +39,15 @@ class Context {
   }
   // aclrtCtxSetSysParamOpt values.
   ParamTable& params() { return params_; }
+  // Set when the handle is retired (aclrtDestroyContext, device reset): the context can no
+  // longer be current.
+  bool retired() const { return retired_.load(std::memory_order_acquire); }
+  void mark_retired() { retired_.store(true, std::memory_order_release); }
 
  private:
   std::shared_ptr<Device> device_;
   bool is_default_;
+  std::atomic<bool> retired_{false};
   mutable std::mutex mu_;
   std::shared_ptr<Stream> default_stream_;
   ParamTable params_;

@@ -20,6 +20,17 @@ struct ThreadContext {
 };
 thread_local ThreadContext tls_context;
 
+// Runtime::Get's per-thread copy of g_runtime, valid while g_live_generation equals its
+// generation (std::atomic_load of a shared_ptr takes a lock from a global pool; this does
+// not). A thread keeps its copy until its next call after aclFinalize (or its exit); the
+// runtime's devices are released by aclFinalize itself, not by the destructor.
+std::atomic<uint64_t> g_live_generation{0};  // generation of g_runtime, 0 when there is none
+struct ThreadRuntime {
+  uint64_t generation = 0;
+  std::shared_ptr<Runtime> runtime;
+};
+thread_local ThreadRuntime tls_runtime;
+
 }  // namespace
 
 Status Runtime::Init(const char* config_path) {
@@ -38,6 +49,7 @@ Status Runtime::Init(const char* config_path) {
                   runtime->driver().name(), runtime->device_count(),
                   runtime->device_count() > 0 ? runtime->DeviceProps(0)->soc_name : "-");
   std::atomic_store(&g_runtime, runtime);
+  g_live_generation.store(runtime->generation_, std::memory_order_release);
   return Status::Ok();
 }
 
@@ -45,8 +57,10 @@ Status Runtime::Finalize() {
   std::shared_ptr<Runtime> runtime;
   {
     std::lock_guard<std::mutex> lock(g_mu);
+    g_live_generation.store(0, std::memory_order_release);
     runtime = std::atomic_exchange(&g_runtime, std::shared_ptr<Runtime>());
   }
+  tls_runtime = ThreadRuntime{};
   if (!runtime) {
     return Err(StatusCode::kRepeatFinalize, "aclFinalize without a successful aclInit");
   }
@@ -58,9 +72,15 @@ Status Runtime::Finalize() {
 bool Runtime::initialized() { return std::atomic_load(&g_runtime) != nullptr; }
 
 Result<std::shared_ptr<Runtime>> Runtime::Get() {
+  const uint64_t live = g_live_generation.load(std::memory_order_acquire);
+  if (live != 0 && tls_runtime.generation == live) return tls_runtime.runtime;
   auto runtime = std::atomic_load(&g_runtime);
-  if (!runtime)
+  if (!runtime) {
+    tls_runtime = ThreadRuntime{};
     return Err(StatusCode::kUninitialized, "the runtime is not initialised: call aclInit first");
+  }
+  tls_runtime.generation = runtime->generation_;
+  tls_runtime.runtime = runtime;
   return runtime;
 }
 
@@ -179,9 +199,7 @@ std::vector<std::shared_ptr<Device>> Runtime::OpenedDevices() const {
 Result<std::shared_ptr<Context>> Runtime::CurrentContext() {
   if (tls_context.generation == generation_) {
     if (auto context = tls_context.context.lock()) {
-      if (HandleTable::Global().Get(context.get(), HandleKind::kContext, "context").ok()) {
-        return context;
-      }
+      if (!context->retired()) return context;
     }
   }
   if (config_.default_device) {
@@ -209,12 +227,10 @@ Result<std::shared_ptr<Stream>> Runtime::ResolveStream(const void* handle, const
 }
 
 std::shared_ptr<Device> Runtime::DeviceOfAddress(const void* ptr, size_t bytes) const {
-  // On every copy: walk the devices in place (no snapshot of the list).
+  // On every copy and free: walk the devices in place (no snapshot, no per-device lock).
   std::lock_guard<std::mutex> lock(mu_);
   for (const auto& device : devices_) {
-    if (!device || device->released()) continue;
-    auto backend = device->backend();
-    if (backend.ok() && (*backend)->OwnsRange(ptr, bytes == 0 ? 1 : bytes)) return device;
+    if (device && device->Covers(ptr, bytes == 0 ? 1 : bytes)) return device;
   }
   return nullptr;
 }

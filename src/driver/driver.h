@@ -112,6 +112,9 @@ class Device {
   virtual Status FreePhysical(void* addr) = 0;
   // True if [addr, addr+bytes) lies inside this device's address range (allocated or not).
   virtual bool OwnsRange(const void* addr, size_t bytes) const = 0;
+  // The device's address range [*begin, *end): fixed for the device's lifetime (both 0 if it
+  // has none).
+  virtual void AddressRange(uintptr_t* begin, uintptr_t* end) const = 0;
   // Total and free bytes of a pool.
   virtual void PoolUsage(MemPool pool, size_t* free_bytes, size_t* total_bytes) const = 0;
   // Fences for reusing memory freed while tasks run (the core's caching allocator). A fence
