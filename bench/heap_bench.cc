@@ -13,8 +13,8 @@
 
 #include <algorithm>
 #include <cmath>
-#include <cstdlib>
 #include <cstdint>
+#include <cstdlib>
 #include <deque>
 #include <map>
 #include <random>
@@ -63,8 +63,8 @@ class PoolSource final : public aclsim::core::SegmentSource {
 double DeviceFragmentation(const PoolSource& source, CachingAllocator& heap) {
   const aclsim::core::HeapStats stats = heap.Stats();
   const double free_bytes = static_cast<double>(source.pool().free_bytes() + stats.free);
-  const double largest =
-      static_cast<double>(std::max<uint64_t>(source.pool().largest_free_range(), stats.largest_free));
+  const double largest = static_cast<double>(
+      std::max<uint64_t>(source.pool().largest_free_range(), stats.largest_free));
   return free_bytes == 0 ? 0.0 : 1.0 - largest / free_bytes;
 }
 
@@ -129,7 +129,8 @@ class FirstFitNoCoalesce {
     for (const auto& hole : buckets_[bucket]) largest = std::max(largest, hole.second);
     size_t node = Leaves() + bucket;
     tree_[node] = largest;
-    for (node /= 2; node >= 1; node /= 2) tree_[node] = std::max(tree_[2 * node], tree_[2 * node + 1]);
+    for (node /= 2; node >= 1; node /= 2)
+      tree_[node] = std::max(tree_[2 * node], tree_[2 * node + 1]);
   }
 
   uint64_t capacity_;
@@ -176,8 +177,8 @@ void RandomTrace() {
       const uint64_t size = TensorSize(rng);
       Allocation info;
       info.size = size;
-      auto ptr = heap.Allocate(MemPool::kHbm, size > kMiB ? PageSize::k2M : PageSize::k4K, size,
-                               info);
+      auto ptr =
+          heap.Allocate(MemPool::kHbm, size > kMiB ? PageSize::k2M : PageSize::k4K, size, info);
       if (!ptr.ok()) throw std::runtime_error(ptr.status().message());
       const int64_t ref = reference.Allocate(size);
       if (ref < 0) throw std::runtime_error("reference allocator out of memory");
@@ -230,8 +231,8 @@ void WorkspaceTable() {
   std::mt19937_64 rng(7);
   auto workspace = [&rng] {
     std::uniform_real_distribution<double> unit(0.0, 1.0);
-    return static_cast<uint64_t>(
-        std::exp(std::log(16.0 * kKiB) + unit(rng) * (std::log(256.0 * kMiB) - std::log(16.0 * kKiB))));
+    return static_cast<uint64_t>(std::exp(
+        std::log(16.0 * kKiB) + unit(rng) * (std::log(256.0 * kMiB) - std::log(16.0 * kKiB))));
   };
   // Without pooling.
   FirstFitNoCoalesce direct(kCapacity);
@@ -250,7 +251,8 @@ void WorkspaceTable() {
     direct_live.push_back(static_cast<uint64_t>(offset));
     Allocation info;
     info.size = size;
-    auto ptr = heap.Allocate(MemPool::kHbm, size > kMiB ? PageSize::k2M : PageSize::k4K, size, info);
+    auto ptr =
+        heap.Allocate(MemPool::kHbm, size > kMiB ? PageSize::k2M : PageSize::k4K, size, info);
     if (!ptr.ok()) throw std::runtime_error(ptr.status().message());
     pooled_live.push_back(*ptr);
     if (direct_live.size() > kWindow) {

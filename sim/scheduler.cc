@@ -288,8 +288,7 @@ void Scheduler::CompleteLocked(const std::shared_ptr<SimTask>& t, Status status,
   }
   t->run = RunState::kDone;
   t->status = std::move(status);
-  dev.in_flight.store(dev.in_flight.load(std::memory_order_relaxed) - 1,
-                      std::memory_order_release);
+  dev.in_flight.store(dev.in_flight.load(std::memory_order_relaxed) - 1, std::memory_order_release);
   if (!q.pending.empty() && q.pending.front() == t) {
     q.pending.pop_front();
   } else {

@@ -47,7 +47,7 @@ struct CachingAllocator::Arena {
   SizeBins<Block, kGranule> bins;
   Block* deferred = nullptr;  // free blocks not yet coalesced (small arenas)
   size_t deferred_count = 0;
-  Segment* spare = nullptr;      // a wholly free segment kept for reuse
+  Segment* spare = nullptr;  // a wholly free segment kept for reuse
 };
 
 CachingAllocator::CachingAllocator(SegmentSource* source, int32_t device_id)
@@ -55,7 +55,8 @@ CachingAllocator::CachingAllocator(SegmentSource* source, int32_t device_id)
   for (driver::MemPool pool : {driver::MemPool::kHbm, driver::MemPool::kDdr}) {
     for (driver::PageSize page :
          {driver::PageSize::k4K, driver::PageSize::k2M, driver::PageSize::k1G}) {
-      for (bool small : {false, true}) arenas_.push_back(std::make_unique<Arena>(pool, page, small));
+      for (bool small : {false, true})
+        arenas_.push_back(std::make_unique<Arena>(pool, page, small));
     }
   }
 }
@@ -94,8 +95,8 @@ void CachingAllocator::DeleteBlock(Block* block) {
   spare_blocks_ = block;
 }
 
-Result<void*> CachingAllocator::Allocate(driver::MemPool pool, driver::PageSize page,
-                                         size_t bytes, const Allocation& info) {
+Result<void*> CachingAllocator::Allocate(driver::MemPool pool, driver::PageSize page, size_t bytes,
+                                         const Allocation& info) {
   if (bytes == 0) return Err(StatusCode::kInvalidParam, "size must be greater than 0");
   if (bytes > (size_t{1} << 62)) {
     return Err(StatusCode::kDeviceOom, "device {}: cannot allocate {} bytes", device_id_, bytes);
@@ -357,8 +358,8 @@ Result<Allocation> CachingAllocator::Free(const void* ptr) {
                  "{} points inside the allocation at {} ({} bytes); free its start address", ptr,
                  inside->base, inside->size);
     }
-    return Err(StatusCode::kMemoryFree,
-               "{} is not a live allocation on device {} (already freed?)", ptr, device_id_);
+    return Err(StatusCode::kMemoryFree, "{} is not a live allocation on device {} (already freed?)",
+               ptr, device_id_);
   }
   Block* block = it->second;
   Allocation info = block->info;
@@ -504,8 +505,9 @@ HeapStats CachingAllocator::Stats() {
   stats.segment_acquires = acquires_;
   stats.segment_releases = releases_;
   for (auto& arena : arenas_) {
-    arena->bins.ForEach(
-        [&stats](const Block* block) { stats.largest_free = std::max(stats.largest_free, block->size); });
+    arena->bins.ForEach([&stats](const Block* block) {
+      stats.largest_free = std::max(stats.largest_free, block->size);
+    });
   }
   return stats;
 }

@@ -18,8 +18,8 @@
 // and no split. A segment whose blocks are all free again (a free run of at least 2 MiB) goes
 // back to the driver's pool, where huge-page and other allocations can take it -- except
 // the last 2 MiB segment freed per arena, kept as a spare so that alloc/free loops of small
-// blocks do not call the driver each time. When the driver runs out, every cached free segment is returned and the
-// request retried.
+// blocks do not call the driver each time. When the driver runs out, every cached free segment is
+// returned and the request retried.
 //
 // Stream-ordered reuse. aclrtFree does not synchronise. A block freed while tasks of the
 // device are in flight (SegmentSource::Fence() != 0) is "pending": it is reused only after
@@ -72,7 +72,7 @@ struct HeapStats {
   size_t largest_free = 0;  // the largest free block
   size_t segments = 0;
   size_t live_blocks = 0;
-  uint64_t allocations = 0;      // successful Allocate calls
+  uint64_t allocations = 0;       // successful Allocate calls
   uint64_t segment_acquires = 0;  // driver allocations (allocations - these: served from cache)
   uint64_t segment_releases = 0;
   // 1 - largest_free / free (0 when nothing is free).
@@ -143,7 +143,7 @@ class CachingAllocator {
     bool deferred = false;  // free in a small arena, not yet coalesced (in its defer list)
     Block* defer_prev = nullptr;
     Block* defer_next = nullptr;
-    Allocation info;        // kAllocated
+    Allocation info;  // kAllocated
   };
   struct Arena;  // defined in the .cc (holds the SizeBins)
   struct Segment {
@@ -180,7 +180,7 @@ class CachingAllocator {
   Block* spare_blocks_ = nullptr;
   Block* pending_head_ = nullptr;  // FIFO of pending blocks (fences nondecreasing)
   Block* pending_tail_ = nullptr;
-  bool closed_ = false;          // ReleaseAll was called
+  bool closed_ = false;         // ReleaseAll was called
   uint64_t reached_fence_ = 0;  // every fence <= this is known reached
   size_t live_count_ = 0;
   size_t allocated_ = 0;

@@ -48,8 +48,8 @@ class Device : public std::enable_shared_from_this<Device> {
   // or not). Lock-free: the range is fixed when the device opens.
   bool Covers(const void* ptr, size_t bytes) const {
     const auto addr = reinterpret_cast<uintptr_t>(ptr);
-    return !closed_.load(std::memory_order_acquire) && addr >= range_begin_ &&
-           addr < range_end_ && bytes <= range_end_ - addr;
+    return !closed_.load(std::memory_order_acquire) && addr >= range_begin_ && addr < range_end_ &&
+           bytes <= range_end_ - addr;
   }
 
   std::shared_ptr<Context> default_context() const;

@@ -7,8 +7,8 @@
 //
 // FindFit(n) returns the smallest block of at least n granules among those it looks at:
 // the first kScanLimit blocks of n's own class (they may be smaller or larger than n; an
-// exact size ends the scan), then, if none fits, the smallest of the first kScanLimit blocks of the next
-// non-empty class (every block there fits).
+// exact size ends the scan), then, if none fits, the smallest of the first kScanLimit blocks of the
+// next non-empty class (every block there fits).
 //
 // `Node` must have members `Node* bin_prev`, `Node* bin_next`, `size_t size` (bytes) and
 // `uint16_t bin`. Thread-safety: none; the owner serialises calls.

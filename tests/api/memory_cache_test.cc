@@ -100,8 +100,8 @@ TEST_F(AclTest, BlockFreedWhileAStreamMayUseItIsNotHandedOutUntilTheStreamIsDone
   HeldStream held;
   void* a = nullptr;
   ASSERT_ACL_OK(aclrtMalloc(&a, kBytes, ACL_MEM_MALLOC_HUGE_FIRST));
-  ASSERT_ACL_OK(aclrtMemcpyAsync(a, kBytes, in.data(), kBytes, ACL_MEMCPY_HOST_TO_DEVICE,
-                                 held.stream()));
+  ASSERT_ACL_OK(
+      aclrtMemcpyAsync(a, kBytes, in.data(), kBytes, ACL_MEMCPY_HOST_TO_DEVICE, held.stream()));
   ASSERT_ACL_OK(aclrtFree(a));  // the copy into `a` has not run yet
 
   void* b = nullptr;
