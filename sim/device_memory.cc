@@ -9,6 +9,10 @@ namespace aclsim::sim {
 namespace {
 
 constexpr uint64_t kGiB = uint64_t{1} << 30;
+// Address space per pool, as a multiple of its capacity: device pages need not be contiguous
+// physically (the device MMU maps them), so a pool's free bytes stay usable however its
+// address space is fragmented -- up to this much headroom.
+constexpr uint64_t kAddressSpaceFactor = 2;
 
 uint64_t RoundUp(uint64_t value, uint64_t to) { return (value + to - 1) / to * to; }
 
@@ -20,8 +24,8 @@ DeviceMemory::DeviceMemory(uint32_t device_id, uint64_t hbm_bytes, uint64_t ddr_
     : device_id_(device_id) {
   // Pools start on 1 GiB boundaries so that 1 GiB pages can be aligned; the extra GiB lets
   // the first pool be aligned whatever address mmap returns.
-  const uint64_t hbm_span = RoundUp(hbm_bytes, kGiB);
-  const uint64_t ddr_span = RoundUp(ddr_bytes, kGiB);
+  const uint64_t hbm_span = RoundUp(hbm_bytes * kAddressSpaceFactor, kGiB);
+  const uint64_t ddr_span = RoundUp(ddr_bytes * kAddressSpaceFactor, kGiB);
   mapping_bytes_ = static_cast<size_t>(hbm_span + ddr_span + kGiB);
   void* mapping = mmap(nullptr, mapping_bytes_, PROT_READ | PROT_WRITE,
                        MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
@@ -35,11 +39,13 @@ DeviceMemory::DeviceMemory(uint32_t device_id, uint64_t hbm_bytes, uint64_t ddr_
   mapping_ = mapping;
   const uintptr_t aligned = RoundUp(reinterpret_cast<uintptr_t>(mapping), kGiB);
   hbm_.base = aligned;
-  hbm_.allocator = RangeAllocator(hbm_bytes);
+  hbm_.capacity = hbm_bytes;
+  hbm_.allocator = RangeAllocator(hbm_span);
   ddr_.base = aligned + hbm_span;
-  ddr_.allocator = RangeAllocator(ddr_bytes);
+  ddr_.capacity = ddr_bytes;
+  ddr_.allocator = RangeAllocator(ddr_bytes > 0 ? ddr_span : 0);
   range_begin_ = aligned;
-  range_end_ = ddr_bytes > 0 ? ddr_.base + ddr_bytes : hbm_.base + hbm_bytes;
+  range_end_ = ddr_bytes > 0 ? ddr_.base + ddr_span : hbm_.base + hbm_span;
 }
 
 DeviceMemory::~DeviceMemory() {
@@ -67,19 +73,27 @@ Status DeviceMemory::Allocate(driver::MemPool pool, driver::PageSize page, size_
   const uint64_t rounded = RoundUp(bytes, page_bytes);
   std::lock_guard<std::mutex> lock(mu_);
   Pool* p = PoolFor(pool);
-  if (p->allocator.capacity() == 0) {
+  if (p->capacity == 0) {
     return Err(StatusCode::kFeatureUnsupported, "device {}: this SoC has no {} memory pool",
                device_id_, PoolName(pool));
+  }
+  if (rounded > p->capacity - p->used) {
+    return Err(StatusCode::kDeviceOom,
+               "device {}: out of {} memory: requested {} bytes ({} with {}-byte pages), {} of "
+               "{} bytes free",
+               device_id_, PoolName(pool), bytes, rounded, page_bytes, p->capacity - p->used,
+               p->capacity);
   }
   std::optional<uint64_t> offset = p->allocator.Allocate(rounded, page_bytes);
   if (!offset) {
     return Err(StatusCode::kDeviceOom,
-               "device {}: out of {} memory: requested {} bytes ({} with {}-byte pages), {} of "
-               "{} bytes free, largest free range {} bytes",
-               device_id_, PoolName(pool), bytes, rounded, page_bytes, p->allocator.free_bytes(),
-               p->allocator.capacity(), p->allocator.largest_free_range());
+               "device {}: {} address space exhausted: requested {} bytes ({} with {}-byte "
+               "pages), largest free address range {} bytes",
+               device_id_, PoolName(pool), bytes, rounded, page_bytes,
+               p->allocator.largest_free_range());
   }
   *addr = reinterpret_cast<void*>(p->base + *offset);
+  p->used += rounded;
   page_tables_[p->base + *offset] = {rounded, page};
   return Status::Ok();
 }
@@ -91,6 +105,7 @@ Status DeviceMemory::Free(void* addr) {
     if (a < p->base || a >= p->base + p->allocator.capacity()) continue;
     const uint64_t size = p->allocator.Release(a - p->base);
     if (size == 0) break;
+    p->used -= size;
     page_tables_.erase(a);
     // Give the pages back to the host; the range stays reserved and reads as zero.
     madvise(addr, size, MADV_DONTNEED);
@@ -129,8 +144,8 @@ void DeviceMemory::PagesOf(const void* const* addrs, size_t n,
 void DeviceMemory::Usage(driver::MemPool pool, size_t* free_bytes, size_t* total_bytes) const {
   std::lock_guard<std::mutex> lock(mu_);
   const Pool* p = PoolFor(pool);
-  if (free_bytes != nullptr) *free_bytes = static_cast<size_t>(p->allocator.free_bytes());
-  if (total_bytes != nullptr) *total_bytes = static_cast<size_t>(p->allocator.capacity());
+  if (free_bytes != nullptr) *free_bytes = static_cast<size_t>(p->capacity - p->used);
+  if (total_bytes != nullptr) *total_bytes = static_cast<size_t>(p->capacity);
 }
 
 }  // namespace aclsim::sim

@@ -3,8 +3,11 @@
 // At construction (OpenDevice time) one host virtual address range is reserved for the
 // device with mmap(PROT_READ|PROT_WRITE, MAP_PRIVATE|MAP_ANONYMOUS|MAP_NORESERVE): nothing is
 // backed until a page is touched, so 8 devices x 64 GiB cost nothing until used. The range
-// holds the HBM pool, then (if the profile has one) the DDR pool, each starting on a 1 GiB
-// boundary. Each pool has a first-fit RangeAllocator; allocations are rounded up to their
+// holds the HBM pool's address space, then (if the profile has one) the DDR pool's, each
+// starting on a 1 GiB boundary and twice the pool's capacity: on the device an MMU maps pages
+// wherever they are, so a pool's free bytes stay usable even when its addresses are
+// fragmented. A pool counts its allocated bytes against its capacity (kDeviceOom beyond);
+// a first-fit RangeAllocator places allocations in its address space, rounded up to their
 // page size and aligned to it. Freeing releases the backing pages with madvise(MADV_DONTNEED)
 // (they read as zero when reused). The range is unmapped at destruction. Each allocation's
 // page size is recorded (its page table) for the TLB model (tlb_model.h).
@@ -54,8 +57,10 @@ class DeviceMemory {
 
  private:
   struct Pool {
-    uintptr_t base = 0;  // first address of the pool, 1 GiB aligned
-    RangeAllocator allocator{0};
+    uintptr_t base = 0;           // first address of the pool, 1 GiB aligned
+    uint64_t capacity = 0;        // bytes of memory (0: the SoC has no such pool)
+    uint64_t used = 0;            // bytes allocated (page-rounded)
+    RangeAllocator allocator{0};  // the pool's address space (2 x capacity)
   };
   Pool* PoolFor(driver::MemPool pool);
   const Pool* PoolFor(driver::MemPool pool) const;

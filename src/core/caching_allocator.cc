@@ -178,7 +178,11 @@ CachingAllocator::Block* CachingAllocator::TakeFit(Arena& arena, size_t bytes) {
   arena.bins.Remove(block);
   if (block->deferred) Undefer(block);
   if (block->segment == arena.spare) arena.spare = nullptr;
-  if (block->size - bytes >= kGranule) {
+  // In a large segment, a tail shorter than a huge page stays with its block: lent to a
+  // smaller request it would pin the whole segment after this block is freed.
+  const bool keep_tail =
+      !arena.small && block->segment->size > kMinSegment && block->size - bytes < kMinSegment;
+  if (block->size - bytes >= kGranule && !keep_tail) {
     Block* rest = NewBlock();
     rest->base = block->base + bytes;
     rest->size = block->size - bytes;

@@ -49,8 +49,8 @@ TEST_F(AclTest, MallocWithCfgDeviceIdAllocatesOnThatDevice) {
   ASSERT_ACL_OK(aclrtMallocWithCfg(&dev, kBytes, ACL_MEM_MALLOC_HUGE_ONLY, &cfg));
   EXPECT_EQ(FreeHbm(), free0);  // the current device is untouched
   ASSERT_ACL_OK(aclrtSetDevice(1));
-  // CANN pads aclrtMalloc sizes by 32 bytes; the allocator's blocks are multiples of 512.
-  EXPECT_EQ(FreeHbm(), free1 - kBytes - 512);
+  // CANN pads aclrtMalloc sizes by 32 bytes, and huge pages round up to 2 MiB.
+  EXPECT_EQ(FreeHbm(), free1 - kBytes - (size_t{2} << 20));
   EXPECT_TRUE(RoundTrip(dev, 4096, 4));
   EXPECT_ACL_OK(aclrtFree(dev));
   EXPECT_EQ(FreeHbm(), free1);
@@ -122,9 +122,8 @@ TEST_F(AclTest, MemUsageInfoReportsCurrentAndPeakPerRegion) {
   EXPECT_STREQ(info[0].name, "HBM");
   const uint64_t base = info[0].curMemSize;
   void* dev = nullptr;
-  // In use: the block (3 MiB + CANN's 32-byte pad, in 512-byte units), carved from a segment
-  // of two huge pages.
-  const uint64_t block = (uint64_t{3} << 20) + 512;
+  // In use: 3 MiB on huge pages takes two of them.
+  const uint64_t block = uint64_t{4} << 20;
   ASSERT_ACL_OK(aclrtMalloc(&dev, size_t{3} << 20, ACL_MEM_MALLOC_HUGE_ONLY));
   ASSERT_ACL_OK(aclrtGetMemUsageInfo(0, info, 4, &count));
   EXPECT_EQ(info[0].curMemSize, base + block);

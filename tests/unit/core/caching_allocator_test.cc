@@ -167,6 +167,16 @@ TEST_F(CachingAllocatorTest, SmallRequestsDoNotSplitLargeSegments) {
   Free(small);
 }
 
+TEST_F(CachingAllocatorTest, HugeBlockKeepsItsTailSoItsSegmentFreesWithIt) {
+  void* a = Alloc(5 * kMiB, PageSize::k2M);  // three huge pages
+  EXPECT_EQ(heap.FindContaining(a)->reserved, 6 * kMiB);
+  void* b = Alloc(3 * kMiB / 2, PageSize::k2M);  // does not borrow a's tail
+  EXPECT_EQ(source.acquires, 2);
+  Free(a);
+  EXPECT_EQ(source.releases, 1);  // a's segment went back whole
+  Free(b);
+}
+
 TEST_F(CachingAllocatorTest, PageSizesHaveTheirOwnSegments) {
   void* normal = Alloc(4 * kMiB, PageSize::k4K);
   void* huge = Alloc(4 * kMiB, PageSize::k2M);

@@ -3,6 +3,7 @@
 
 #include <cstdint>
 #include <cstring>
+#include <vector>
 
 #include "sim/range_allocator.h"
 #include "sim_test_util.h"
@@ -100,6 +101,22 @@ TEST_F(SimMemoryDeviceTest, FreedMemoryIsCoalescedAndReadsZeroWhenReused) {
   EXPECT_EQ(big, p[0]);
   EXPECT_EQ(static_cast<unsigned char*>(big)[0], 0);  // MADV_DONTNEED dropped the data
   ASSERT_OK(device_->FreePhysical(big));
+}
+
+TEST_F(SimMemoryDeviceTest, FragmentedAddressesDoNotHideFreeMemory) {
+  // Fill the pool with 4 MiB blocks, free every other one: 32 MiB free, in 4 MiB holes.
+  std::vector<void*> blocks(16);
+  for (auto& ptr : blocks)
+    ASSERT_OK(device_->AllocPhysical(MemPool::kHbm, PageSize::k2M, 4u << 20, &ptr));
+  for (size_t i = 0; i < blocks.size(); i += 2) ASSERT_OK(device_->FreePhysical(blocks[i]));
+  // As on the device (pages mapped by the MMU), the free bytes make one allocation.
+  void* big = nullptr;
+  ASSERT_OK(device_->AllocPhysical(MemPool::kHbm, PageSize::k2M, 32u << 20, &big));
+  void* more = nullptr;
+  EXPECT_EQ(device_->AllocPhysical(MemPool::kHbm, PageSize::k4K, 4096, &more).code(),
+            StatusCode::kDeviceOom);
+  ASSERT_OK(device_->FreePhysical(big));
+  for (size_t i = 1; i < blocks.size(); i += 2) ASSERT_OK(device_->FreePhysical(blocks[i]));
 }
 
 TEST_F(SimMemoryDeviceTest, ExhaustionIsDeviceOomWithSizes) {
