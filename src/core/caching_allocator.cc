@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "core/size_bins.h"
+#include "dfx/log.h"
 
 namespace aclsim::core {
 namespace {
@@ -215,6 +216,7 @@ Status CachingAllocator::AddSegment(Arena& arena, size_t bytes) {
   region_reserved_[static_cast<size_t>(RegionOf(arena.pool))] += segment_bytes;
   ++segment_count_;
   ++acquires_;
+  LogFragmentationLocked("new segment", segment_bytes);
   return Status::Ok();
 }
 
@@ -322,8 +324,25 @@ void CachingAllocator::ReleaseSegment(Block* whole) {
   --segment_count_;
   ++releases_;
   source_->Release(reinterpret_cast<void*>(segment->base));
+  LogFragmentationLocked("segment returned", segment->size);
   delete segment;
   DeleteBlock(whole);
+}
+
+void CachingAllocator::LogFragmentationLocked(const char* what, size_t bytes) const {
+  if (!dfx::LogEnabled(dfx::Module::kRuntime, dfx::Level::kDebug)) return;
+  size_t largest = 0;
+  for (const auto& arena : arenas_) {
+    arena->bins.ForEach([&largest](const Block* b) { largest = std::max(largest, b->size); });
+  }
+  const size_t free_bytes = reserved_ - allocated_ - pending_;
+  const double fragmentation =
+      free_bytes == 0 ? 0.0 : 1.0 - static_cast<double>(largest) / static_cast<double>(free_bytes);
+  ACLSIM_LOG_DEBUG(dfx::Module::kRuntime,
+                   "device {} memory: {} of {} bytes; reserved {}, in use {}, pending {}, cached "
+                   "free {} (largest block {}), fragmentation {:.1f}%",
+                   device_id_, what, bytes, reserved_, allocated_, pending_, free_bytes, largest,
+                   fragmentation * 100);
 }
 
 size_t CachingAllocator::TrimLocked() {

@@ -27,7 +27,8 @@
 // blocks pending, the allocator waits for the device's work (WaitIdle) and retries.
 //
 // Statistics: reserved (segments), allocated (blocks in use), pending, cached free bytes,
-// the largest free block and the fragmentation figure 1 - largest free block / free bytes.
+// the largest free block and the fragmentation figure 1 - largest free block / free bytes
+// (Stats(), and a DEBUG log line of module RUNTIME whenever a segment comes or goes).
 //
 // Thread-safety: all methods may be called concurrently (one mutex). SegmentSource calls are
 // made with the mutex held, except WaitIdle.
@@ -168,6 +169,8 @@ class CachingAllocator {
   void ReleaseIfEmpty(Block* block);
   void ReleaseSegment(Block* whole);
   size_t TrimLocked();
+  // DEBUG log line with the figures (fragmentation = 1 - largest free block / free bytes).
+  void LogFragmentationLocked(const char* what, size_t bytes) const;
   const Block* BlockContaining(uintptr_t addr) const;
   std::optional<Allocation> FindContainingLocked(const void* ptr) const;
 
