@@ -1,6 +1,7 @@
 #include "sim/device_memory.h"
 
 #include <sys/mman.h>
+#include <unistd.h>
 
 #include <cerrno>
 #include <cstring>
@@ -49,7 +50,8 @@ DeviceMemory::DeviceMemory(uint32_t device_id, uint64_t hbm_bytes, uint64_t ddr_
 }
 
 DeviceMemory::~DeviceMemory() {
-  if (mapping_ != nullptr) munmap(mapping_, mapping_bytes_);
+  if (mapping_ != nullptr) munmap(mapping_, mapping_bytes_);  // mappings inside go with it
+  for (auto& entry : physicals_) close(entry.second.fd);
 }
 
 DeviceMemory::Pool* DeviceMemory::PoolFor(driver::MemPool pool) {

@@ -55,6 +55,20 @@ class DeviceMemory {
   void PagesOf(const void* const* addrs, size_t n, std::optional<driver::PageSize>* pages) const;
   void Usage(driver::MemPool pool, size_t* free_bytes, size_t* total_bytes) const;
 
+  // Virtual memory management (driver.h; device_memory_vmm.cc). Reservations take HBM address
+  // space only. Physical allocations are memfd files (so mappings alias, and other processes
+  // can map them), mapped with MAP_SHARED|MAP_FIXED over the reserved range; unmapping puts
+  // the reservation's anonymous pages back.
+  Status Reserve(size_t bytes, size_t alignment, void** addr);
+  Status Unreserve(void* addr);
+  Status CreatePhysical(driver::MemPool pool, driver::PageSize page, size_t bytes,
+                        uint64_t* handle);
+  Status ImportPhysical(int fd, size_t bytes, driver::PageSize page, uint64_t* handle);
+  Status DestroyPhysical(uint64_t handle);
+  int PhysicalFd(uint64_t handle) const;
+  Status Map(void* addr, size_t bytes, uint64_t handle, size_t offset);
+  Status Unmap(void* addr);
+
  private:
   struct Pool {
     uintptr_t base = 0;           // first address of the pool, 1 GiB aligned
@@ -79,6 +93,24 @@ class DeviceMemory {
     driver::PageSize page;
   };
   std::map<uintptr_t, Mapping> page_tables_;  // allocation start -> size and page size
+
+  struct Physical {
+    int fd = -1;
+    uint64_t bytes = 0;
+    driver::MemPool pool = driver::MemPool::kHbm;
+    driver::PageSize page = driver::PageSize::k2M;
+    bool imported = false;  // another process's memory: not counted against a pool
+    int maps = 0;           // live mappings
+  };
+  struct VmMapping {
+    uint64_t bytes;
+    uint64_t handle;
+  };
+  Status Unmapped(uintptr_t addr, uint64_t bytes);  // restores reserved pages; mu_ held
+  std::map<uint64_t, Physical> physicals_;
+  uint64_t next_physical_ = 1;
+  std::map<uintptr_t, uint64_t> reservations_;  // start -> bytes
+  std::map<uintptr_t, VmMapping> vm_maps_;      // start -> mapping
 };
 
 }  // namespace aclsim::sim

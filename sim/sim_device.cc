@@ -69,6 +69,35 @@ void SimDevice::PoolUsage(driver::MemPool pool, size_t* free_bytes, size_t* tota
   memory_.Usage(pool, free_bytes, total_bytes);
 }
 
+Status SimDevice::ReserveAddress(size_t bytes, size_t alignment, void** addr) {
+  ACLSIM_RETURN_IF_ERROR(scheduler_->LostStatus(id_));
+  return memory_.Reserve(bytes, alignment, addr);
+}
+
+Status SimDevice::ReleaseAddress(void* addr) { return memory_.Unreserve(addr); }
+
+Status SimDevice::CreatePhysical(driver::MemPool pool, driver::PageSize page, size_t bytes,
+                                 uint64_t* handle) {
+  ACLSIM_RETURN_IF_ERROR(scheduler_->LostStatus(id_));
+  return memory_.CreatePhysical(pool, page, bytes, handle);
+}
+
+Status SimDevice::DestroyPhysical(uint64_t handle) { return memory_.DestroyPhysical(handle); }
+
+Status SimDevice::MapPhysical(void* addr, size_t bytes, uint64_t handle, size_t offset) {
+  ACLSIM_RETURN_IF_ERROR(scheduler_->LostStatus(id_));
+  return memory_.Map(addr, bytes, handle, offset);
+}
+
+Status SimDevice::UnmapPhysical(void* addr) { return memory_.Unmap(addr); }
+
+int SimDevice::ExportPhysical(uint64_t handle) { return memory_.PhysicalFd(handle); }
+
+Status SimDevice::ImportPhysical(int fd, size_t bytes, driver::PageSize page, uint64_t* handle) {
+  ACLSIM_RETURN_IF_ERROR(scheduler_->LostStatus(id_));
+  return memory_.ImportPhysical(fd, bytes, page, handle);
+}
+
 uint64_t SimDevice::MemoryFence() const {
   if (progress_->in_flight.load(std::memory_order_acquire) == 0) return 0;
   return progress_->last_issued.load(std::memory_order_acquire);

@@ -42,6 +42,15 @@ class SimDevice final : public driver::Device {
   bool OwnsRange(const void* addr, size_t bytes) const override;
   void AddressRange(uintptr_t* begin, uintptr_t* end) const override;
   void PoolUsage(driver::MemPool pool, size_t* free_bytes, size_t* total_bytes) const override;
+  Status ReserveAddress(size_t bytes, size_t alignment, void** addr) override;
+  Status ReleaseAddress(void* addr) override;
+  Status CreatePhysical(driver::MemPool pool, driver::PageSize page, size_t bytes,
+                        uint64_t* handle) override;
+  Status DestroyPhysical(uint64_t handle) override;
+  Status MapPhysical(void* addr, size_t bytes, uint64_t handle, size_t offset) override;
+  Status UnmapPhysical(void* addr) override;
+  int ExportPhysical(uint64_t handle) override;
+  Status ImportPhysical(int fd, size_t bytes, driver::PageSize page, uint64_t* handle) override;
   uint64_t MemoryFence() const override;
   bool FenceReached(uint64_t fence) override;
 

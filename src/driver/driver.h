@@ -117,6 +117,28 @@ class Device {
   virtual void AddressRange(uintptr_t* begin, uintptr_t* end) const = 0;
   // Total and free bytes of a pool.
   virtual void PoolUsage(MemPool pool, size_t* free_bytes, size_t* total_bytes) const = 0;
+  // Virtual memory management (aclrtReserveMemAddress, aclrtMallocPhysical, aclrtMapMem):
+  //  * ReserveAddress takes `bytes` of the device's address space, aligned to `alignment`
+  //    (a power of two; 0: the 2 MiB granularity), without memory behind it;
+  //    ReleaseAddress gives it back (kInvalidParam while anything is mapped in it);
+  //  * CreatePhysical allocates physical memory (counted against the pool, kDeviceOom beyond)
+  //    that is not mapped anywhere; DestroyPhysical frees it (kInvalidParam while mapped);
+  //  * MapPhysical maps [offset, offset+bytes) of a physical allocation at `addr`, which must
+  //    lie in a reservation, page aligned, over nothing else mapped; the same physical
+  //    memory may be mapped at several addresses (they alias). UnmapPhysical takes the
+  //    mapping starting at `addr` away again;
+  //  * ExportPhysical gives a file descriptor another process can map (owned by the
+  //    device; -1 if the backend cannot share), ImportPhysical wraps such a descriptor
+  //    (the caller's: the device dups it) as a physical allocation of this device.
+  // Backends without virtual memory return kFeatureUnsupported.
+  virtual Status ReserveAddress(size_t bytes, size_t alignment, void** addr) = 0;
+  virtual Status ReleaseAddress(void* addr) = 0;
+  virtual Status CreatePhysical(MemPool pool, PageSize page, size_t bytes, uint64_t* handle) = 0;
+  virtual Status DestroyPhysical(uint64_t handle) = 0;
+  virtual Status MapPhysical(void* addr, size_t bytes, uint64_t handle, size_t offset) = 0;
+  virtual Status UnmapPhysical(void* addr) = 0;
+  virtual int ExportPhysical(uint64_t handle) = 0;
+  virtual Status ImportPhysical(int fd, size_t bytes, PageSize page, uint64_t* handle) = 0;
   // Fences for reusing memory freed while tasks run (the core's caching allocator). A fence
   // taken now is 0 if no task of the device is in flight, else the id of the last task
   // submitted; FenceReached(f) is true once every task of the device with an id <= f has

@@ -229,3 +229,61 @@ TEST(SimMemoryTest, OpeningADeviceTwiceIsRefused) {
 
 }  // namespace
 }  // namespace aclsim::sim
+
+namespace aclsim::sim {
+namespace {
+
+class SimVmmTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    driver_ = testing::MakeBackend("sim", {{"hbm_bytes", std::to_string(64u << 20)}});
+    ASSERT_NE(driver_, nullptr);
+    device_ = testing::Open(*driver_);
+    ASSERT_NE(device_, nullptr);
+  }
+  std::unique_ptr<driver::Driver> driver_;
+  std::unique_ptr<driver::Device> device_;
+};
+
+TEST_F(SimVmmTest, PhysicalMemoryMappedTwiceAliases) {
+  constexpr size_t k2M = size_t{2} << 20;
+  void* va = nullptr;
+  ASSERT_OK(device_->ReserveAddress(4 * k2M, 0, &va));
+  uint64_t phys = 0;
+  ASSERT_OK(device_->CreatePhysical(driver::MemPool::kHbm, driver::PageSize::k2M, 2 * k2M, &phys));
+  size_t free_bytes = 0;
+  device_->PoolUsage(driver::MemPool::kHbm, &free_bytes, nullptr);
+  EXPECT_EQ(free_bytes, (64u << 20) - 2 * k2M);  // the reservation itself costs nothing
+  auto* first = static_cast<unsigned char*>(va);
+  unsigned char* second = first + 2 * k2M;
+  ASSERT_OK(device_->MapPhysical(first, 2 * k2M, phys, 0));
+  ASSERT_OK(device_->MapPhysical(second, 2 * k2M, phys, 0));
+  first[12345] = 0x7e;
+  EXPECT_EQ(second[12345], 0x7e);
+  // Misuse is refused.
+  EXPECT_EQ(device_->MapPhysical(first, k2M, phys, 0).code(), StatusCode::kInvalidParam);
+  EXPECT_EQ(device_->DestroyPhysical(phys).code(), StatusCode::kInvalidParam);
+  EXPECT_EQ(device_->ReleaseAddress(va).code(), StatusCode::kInvalidParam);
+  EXPECT_EQ(device_->MapPhysical(first + 100, k2M, phys, 0).code(), StatusCode::kInvalidParam);
+  ASSERT_OK(device_->UnmapPhysical(first));
+  ASSERT_OK(device_->UnmapPhysical(second));
+  EXPECT_EQ(device_->UnmapPhysical(second).code(), StatusCode::kInvalidParam);
+  ASSERT_OK(device_->DestroyPhysical(phys));
+  ASSERT_OK(device_->ReleaseAddress(va));
+  device_->PoolUsage(driver::MemPool::kHbm, &free_bytes, nullptr);
+  EXPECT_EQ(free_bytes, 64u << 20);
+}
+
+TEST_F(SimVmmTest, PhysicalAllocationsCountAgainstThePool) {
+  uint64_t a = 0, b = 0;
+  ASSERT_OK(device_->CreatePhysical(driver::MemPool::kHbm, driver::PageSize::k2M, 48u << 20, &a));
+  EXPECT_EQ(
+      device_->CreatePhysical(driver::MemPool::kHbm, driver::PageSize::k2M, 32u << 20, &b).code(),
+      StatusCode::kDeviceOom);
+  EXPECT_EQ(device_->CreatePhysical(driver::MemPool::kHbm, driver::PageSize::k2M, 1000, &b).code(),
+            StatusCode::kInvalidParam);
+  ASSERT_OK(device_->DestroyPhysical(a));
+}
+
+}  // namespace
+}  // namespace aclsim::sim
