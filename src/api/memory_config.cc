@@ -76,7 +76,7 @@ Status CheckCachedRange(const void* devPtr, size_t size) {
   if (size == 0) return Err(StatusCode::kInvalidParam, "size must be greater than 0");
   ACLSIM_ASSIGN_OR_RETURN(auto runtime, core::Runtime::Get());
   for (const auto& device : runtime->OpenedDevices()) {
-    if (device->memory().Find(devPtr, size)) return Status::Ok();
+    if (device->FindLive(devPtr, size)) return Status::Ok();
   }
   return Err(StatusCode::kInvalidParam,
              "devPtr {} (+{} bytes) is not inside a live device allocation of an open device",

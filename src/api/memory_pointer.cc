@@ -26,7 +26,7 @@ struct Owner {
 
 std::optional<Owner> OwnerOf(core::Runtime& runtime, const void* ptr) {
   for (const auto& device : runtime.OpenedDevices()) {
-    if (auto allocation = device->memory().FindContaining(ptr)) {
+    if (auto allocation = device->FindContainingLive(ptr)) {
       return Owner{*allocation, device->id()};
     }
   }

@@ -29,8 +29,8 @@ Result<std::shared_ptr<Device>> ResolveSide(Runtime& runtime, const void* ptr, s
                                             const char* name) {
   auto device = runtime.DeviceOfAddress(ptr, 1);
   if (!device) return std::shared_ptr<Device>();
-  if (!device->memory().Find(ptr, span)) {
-    auto inside = device->memory().FindContaining(ptr);
+  if (!device->FindLive(ptr, span)) {
+    auto inside = device->FindContainingLive(ptr);
     if (inside) {
       return Err(StatusCode::kInvalidParam,
                  "{} range [{}, +{}) overruns its allocation at {} of {} bytes on device {}", name,

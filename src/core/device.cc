@@ -84,6 +84,27 @@ Result<std::shared_ptr<driver::Device>> Device::backend() const {
   return backend_;
 }
 
+std::optional<Allocation> Device::FindLive(const void* ptr, size_t bytes) {
+  if (auto allocation = memory_.Find(ptr, bytes)) return allocation;
+  return mapped_.Find(ptr, bytes);
+}
+
+std::optional<Allocation> Device::FindContainingLive(const void* ptr) {
+  if (auto allocation = memory_.FindContaining(ptr)) return allocation;
+  return mapped_.FindContaining(ptr);
+}
+
+size_t Device::FindAllLive(const void* const* ptrs, const size_t* bytes, size_t n) {
+  size_t done = 0;
+  while (done < n) {
+    done += memory_.FindAll(ptrs + done, bytes + done, n - done);
+    if (done == n) break;
+    if (!mapped_.Find(ptrs[done], bytes[done])) return done;
+    ++done;
+  }
+  return n;
+}
+
 bool Device::released() const {
   std::lock_guard<std::mutex> lock(mu_);
   return backend_ == nullptr;

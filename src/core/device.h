@@ -58,6 +58,13 @@ class Device : public std::enable_shared_from_this<Device> {
   std::mutex& copy_mutex() { return copy_mu_; }
   // The device's memory: caching allocator and table of live allocations.
   CachingAllocator& memory() { return memory_; }
+  // Ranges mapped by aclrtMapMem (virtual memory management, src/feature/vmm.h).
+  MemoryTable& mapped() { return mapped_; }
+  // Live device memory of either kind (an allocation or a mapping), as MemoryTable's Find,
+  // FindContaining and FindAll.
+  std::optional<Allocation> FindLive(const void* ptr, size_t bytes);
+  std::optional<Allocation> FindContainingLive(const void* ptr);
+  size_t FindAllLive(const void* const* ptrs, const size_t* bytes, size_t n);
 
   // References (aclrtSetDevice / explicit contexts).
   void AddRef();
@@ -98,6 +105,7 @@ class Device : public std::enable_shared_from_this<Device> {
   std::mutex copy_mu_;
   std::unique_ptr<SegmentSource> segments_;  // the backend's page pools and task fences
   CachingAllocator memory_;
+  MemoryTable mapped_;
   int refs_ = 0;
   bool releasing_ = false;
   std::set<int32_t> peers_;

@@ -24,6 +24,8 @@ const char* HandleKindName(HandleKind kind) {
       return "aclopAttr";
     case HandleKind::kOpHandle:
       return "aclopHandle";
+    case HandleKind::kPhysicalMem:
+      return "aclrtDrvMemHandle";
     case HandleKind::kOther:
       return "handle";
   }

@@ -41,6 +41,7 @@ enum class HandleKind : uint8_t {
   kTensorDesc,
   kOpAttr,
   kOpHandle,
+  kPhysicalMem,
   kOther,
 };
 

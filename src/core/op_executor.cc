@@ -290,7 +290,7 @@ Status LaunchKernel(Stream& stream, const std::shared_ptr<const driver::OpKernel
     work.buffers.push_back(
         {arg.data, need == &resolved.outputs[i] ? need_bytes : resolved.outputs[i].ByteSize()});
   }
-  const size_t bad = device.memory().FindAll(ptrs, bytes, checks);
+  const size_t bad = device.FindAllLive(ptrs, bytes, checks);
   if (bad < checks) {
     const bool is_input = index[bad] < resolved.inputs.size();
     return NotDeviceMemory(device, is_input ? "input" : "output",

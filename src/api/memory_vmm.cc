@@ -1,0 +1,163 @@
+// acl_rt.h: virtual memory management -- address reservations, physical allocations,
+// mappings, granularity, properties and shareable handles (src/feature/vmm.h).
+#include "acl/acl.h"
+#include "api/api_call.h"
+#include "core/runtime.h"
+#include "feature/vmm.h"
+
+using aclsim::Err;
+using aclsim::Result;
+using aclsim::Status;
+using aclsim::StatusCode;
+namespace api = aclsim::api;
+namespace core = aclsim::core;
+namespace feature = aclsim::feature;
+
+namespace {
+
+feature::PhysicalProps PropsOf(const aclrtPhysicalMemProp& prop) {
+  feature::PhysicalProps props;
+  props.handle_type = static_cast<uint32_t>(api::EnumValue(prop.handleType));
+  props.allocation_type = static_cast<uint32_t>(api::EnumValue(prop.allocationType));
+  props.mem_attr = static_cast<uint32_t>(api::EnumValue(prop.memAttr));
+  props.location_id = prop.location.id;
+  props.location_type = static_cast<uint32_t>(api::EnumValue(prop.location.type));
+  return props;
+}
+
+Status Reserve(void** virPtr, size_t size, size_t alignment, void* expectPtr, uint64_t flags) {
+  ACLSIM_RETURN_IF_ERROR(api::CheckNotNull(virPtr, "virPtr"));
+  ACLSIM_ASSIGN_OR_RETURN(auto runtime, core::Runtime::Get());
+  ACLSIM_ASSIGN_OR_RETURN(*virPtr,
+                          feature::ReserveAddress(*runtime, size, alignment, expectPtr, flags));
+  return Status::Ok();
+}
+
+}  // namespace
+
+aclError aclrtReserveMemAddress(void** virPtr, size_t size, size_t alignment, void* expectPtr,
+                                uint64_t flags) {
+  return api::ApiCall(__func__, [&] { return Reserve(virPtr, size, alignment, expectPtr, flags); });
+}
+
+aclError aclrtReserveMemAddressNoUCMemory(void** virPtr, size_t size, size_t alignment,
+                                          void* expectPtr, uint64_t flags) {
+  return api::ApiCall(__func__, [&] { return Reserve(virPtr, size, alignment, expectPtr, flags); });
+}
+
+aclError aclrtReleaseMemAddress(void* virPtr) {
+  return api::ApiCall(__func__, [&]() -> Status {
+    ACLSIM_RETURN_IF_ERROR(api::CheckNotNull(virPtr, "virPtr"));
+    ACLSIM_ASSIGN_OR_RETURN(auto runtime, core::Runtime::Get());
+    return feature::ReleaseAddress(*runtime, virPtr);
+  });
+}
+
+aclError aclrtMallocPhysical(aclrtDrvMemHandle* drvMemHandle, size_t size,
+                             const aclrtPhysicalMemProp* physicalMemProp, uint64_t flags) {
+  return api::ApiCall(__func__, [&]() -> Status {
+    ACLSIM_RETURN_IF_ERROR(api::CheckNotNull(drvMemHandle, "drvMemHandle"));
+    ACLSIM_RETURN_IF_ERROR(api::CheckNotNull(physicalMemProp, "physicalMemProp"));
+    ACLSIM_ASSIGN_OR_RETURN(auto runtime, core::Runtime::Get());
+    ACLSIM_ASSIGN_OR_RETURN(
+        *drvMemHandle, feature::MallocPhysical(*runtime, size, PropsOf(*physicalMemProp), flags));
+    return Status::Ok();
+  });
+}
+
+aclError aclrtFreePhysical(aclrtDrvMemHandle drvMemHandle) {
+  return api::ApiCall(__func__, [&]() -> Status {
+    ACLSIM_RETURN_IF_ERROR(api::CheckNotNull(drvMemHandle, "drvMemHandle"));
+    ACLSIM_RETURN_IF_ERROR(core::Runtime::Get().status());
+    return feature::FreePhysical(drvMemHandle);
+  });
+}
+
+aclError aclrtMapMem(void* virPtr, size_t size, size_t offset, aclrtDrvMemHandle drvMemHandle,
+                     uint64_t flags) {
+  return api::ApiCall(__func__, [&]() -> Status {
+    ACLSIM_RETURN_IF_ERROR(api::CheckNotNull(virPtr, "virPtr"));
+    ACLSIM_RETURN_IF_ERROR(api::CheckNotNull(drvMemHandle, "drvMemHandle"));
+    ACLSIM_ASSIGN_OR_RETURN(auto runtime, core::Runtime::Get());
+    return feature::MapMem(*runtime, virPtr, size, offset, drvMemHandle, flags);
+  });
+}
+
+aclError aclrtUnmapMem(void* virPtr) {
+  return api::ApiCall(__func__, [&]() -> Status {
+    ACLSIM_RETURN_IF_ERROR(api::CheckNotNull(virPtr, "virPtr"));
+    ACLSIM_ASSIGN_OR_RETURN(auto runtime, core::Runtime::Get());
+    return feature::UnmapMem(*runtime, virPtr);
+  });
+}
+
+aclError aclrtMemGetAllocationGranularity(aclrtPhysicalMemProp* physicalMemProp,
+                                          aclrtMemGranularityOptions option, size_t* granularity) {
+  return api::ApiCall(__func__, [&]() -> Status {
+    ACLSIM_RETURN_IF_ERROR(api::CheckNotNull(physicalMemProp, "physicalMemProp"));
+    ACLSIM_RETURN_IF_ERROR(api::CheckNotNull(granularity, "granularity"));
+    const int value = api::EnumValue(option);
+    if (value != ACL_RT_MEM_ALLOC_GRANULARITY_MINIMUM &&
+        value != ACL_RT_MEM_ALLOC_GRANULARITY_RECOMMENDED) {
+      return Err(StatusCode::kInvalidParam, "option {} is not an aclrtMemGranularityOptions",
+                 value);
+    }
+    ACLSIM_ASSIGN_OR_RETURN(*granularity, feature::Granularity(PropsOf(*physicalMemProp)));
+    return Status::Ok();
+  });
+}
+
+aclError aclrtMemGetAllocationPropertiesFromHandle(aclrtDrvMemHandle drvMemHandle,
+                                                   aclrtPhysicalMemProp* physicalMemProp) {
+  return api::ApiCall(__func__, [&]() -> Status {
+    ACLSIM_RETURN_IF_ERROR(api::CheckNotNull(drvMemHandle, "drvMemHandle"));
+    ACLSIM_RETURN_IF_ERROR(api::CheckNotNull(physicalMemProp, "physicalMemProp"));
+    ACLSIM_RETURN_IF_ERROR(core::Runtime::Get().status());
+    ACLSIM_ASSIGN_OR_RETURN(feature::PhysicalProps props, feature::PropertiesOf(drvMemHandle));
+    *physicalMemProp = aclrtPhysicalMemProp{};
+    physicalMemProp->handleType = static_cast<aclrtMemHandleType>(props.handle_type);
+    physicalMemProp->allocationType = static_cast<aclrtMemAllocationType>(props.allocation_type);
+    physicalMemProp->memAttr = static_cast<aclrtMemAttr>(props.mem_attr);
+    physicalMemProp->location.id = props.location_id;
+    physicalMemProp->location.type = static_cast<aclrtMemLocationType>(props.location_type);
+    return Status::Ok();
+  });
+}
+
+aclError aclrtMemExportToShareableHandle(aclrtDrvMemHandle drvMemHandle,
+                                         aclrtMemHandleType memHandleType, uint64_t flags,
+                                         uint64_t* shareableHandle) {
+  return api::ApiCall(__func__, [&]() -> Status {
+    ACLSIM_RETURN_IF_ERROR(api::CheckNotNull(drvMemHandle, "drvMemHandle"));
+    ACLSIM_RETURN_IF_ERROR(api::CheckNotNull(shareableHandle, "shareableHandle"));
+    const int type = api::EnumValue(memHandleType);
+    if (type != ACL_MEM_HANDLE_TYPE_NONE && type != ACL_MEM_HANDLE_TYPE_POSIX) {
+      return Err(StatusCode::kInvalidParam, "memHandleType {} is not an aclrtMemHandleType", type);
+    }
+    if (flags != 0) {
+      return Err(StatusCode::kInvalidParam, "flags {:#x} must be 0 (reserved)", flags);
+    }
+    ACLSIM_RETURN_IF_ERROR(core::Runtime::Get().status());
+    ACLSIM_ASSIGN_OR_RETURN(*shareableHandle, feature::ExportShareable(drvMemHandle));
+    return Status::Ok();
+  });
+}
+
+aclError aclrtMemImportFromShareableHandle(uint64_t shareableHandle, int32_t deviceId,
+                                           aclrtDrvMemHandle* drvMemHandle) {
+  return api::ApiCall(__func__, [&]() -> Status {
+    ACLSIM_RETURN_IF_ERROR(api::CheckNotNull(drvMemHandle, "drvMemHandle"));
+    ACLSIM_ASSIGN_OR_RETURN(auto runtime, core::Runtime::Get());
+    ACLSIM_ASSIGN_OR_RETURN(*drvMemHandle,
+                            feature::ImportShareable(*runtime, shareableHandle, deviceId));
+    return Status::Ok();
+  });
+}
+
+aclError aclrtMemSetPidToShareableHandle(uint64_t shareableHandle, int32_t* pid, size_t pidNum) {
+  return api::ApiCall(__func__, [&]() -> Status {
+    ACLSIM_RETURN_IF_ERROR(api::CheckNotNull(pid, "pid"));
+    ACLSIM_RETURN_IF_ERROR(core::Runtime::Get().status());
+    return feature::SetSharePids(shareableHandle, pid, pidNum);
+  });
+}

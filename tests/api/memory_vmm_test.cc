@@ -1,0 +1,214 @@
+// Virtual memory management: reservations, physical memory, mappings (with data, aliasing),
+// properties, granularity, shareable handles within a process and between two processes.
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cstdlib>
+#include <string>
+
+#include "api_test.h"
+
+namespace {
+
+using acltest::AclTest;
+
+constexpr int kBadParam = ACL_ERROR_INVALID_PARAM;
+
+aclrtPhysicalMemProp HbmProp(int32_t device = 0) {
+  aclrtPhysicalMemProp prop = {};
+  prop.handleType = ACL_MEM_HANDLE_TYPE_NONE;
+  prop.allocationType = ACL_MEM_ALLOCATION_TYPE_PINNED;
+  prop.memAttr = ACL_HBM_MEM_HUGE;
+  prop.location.id = static_cast<uint32_t>(device);
+  prop.location.type = ACL_MEM_LOCATION_TYPE_DEVICE;
+  return prop;
+}
+
+size_t Granularity() {
+  aclrtPhysicalMemProp prop = HbmProp();
+  size_t granularity = 0;
+  EXPECT_ACL_OK(
+      aclrtMemGetAllocationGranularity(&prop, ACL_RT_MEM_ALLOC_GRANULARITY_MINIMUM, &granularity));
+  return granularity;
+}
+
+std::vector<uint8_t> Download(const void* dev, size_t bytes) {
+  std::vector<uint8_t> out(bytes, 0);
+  EXPECT_ACL_OK(aclrtMemcpy(out.data(), bytes, dev, bytes, ACL_MEMCPY_DEVICE_TO_HOST));
+  return out;
+}
+
+TEST_F(AclTest, GranularityIsTwoMebibytesOrOneGibibyteForHuge1g) {
+  EXPECT_EQ(Granularity(), size_t{2} << 20);
+  aclrtPhysicalMemProp prop = HbmProp();
+  prop.memAttr = ACL_HBM_MEM_HUGE1G;
+  size_t granularity = 0;
+  ASSERT_ACL_OK(aclrtMemGetAllocationGranularity(&prop, ACL_RT_MEM_ALLOC_GRANULARITY_RECOMMENDED,
+                                                 &granularity));
+  EXPECT_EQ(granularity, size_t{1} << 30);
+  EXPECT_ACL_ERR(kBadParam, aclrtMemGetAllocationGranularity, &prop,
+                 static_cast<aclrtMemGranularityOptions>(7), &granularity);
+  EXPECT_ACL_ERR(kBadParam, aclrtMemGetAllocationGranularity, nullptr,
+                 ACL_RT_MEM_ALLOC_GRANULARITY_MINIMUM, &granularity);
+}
+
+TEST_F(AclTest, MappedPhysicalMemoryCarriesDataAndAliases) {
+  const size_t g = Granularity();
+  void* va = nullptr;
+  ASSERT_ACL_OK(aclrtReserveMemAddress(&va, 2 * g, 0, nullptr, 0));
+  aclrtDrvMemHandle phys = nullptr;
+  aclrtPhysicalMemProp prop = HbmProp();
+  ASSERT_ACL_OK(aclrtMallocPhysical(&phys, g, &prop, 0));
+  void* alias = static_cast<char*>(va) + g;
+  ASSERT_ACL_OK(aclrtMapMem(va, g, 0, phys, 0));
+  ASSERT_ACL_OK(aclrtMapMem(alias, g, 0, phys, 0));
+
+  const std::vector<uint8_t> in = acltest::Pattern(g, 3);
+  ASSERT_ACL_OK(aclrtMemcpy(va, g, in.data(), g, ACL_MEMCPY_HOST_TO_DEVICE));
+  EXPECT_EQ(Download(alias, g), in);  // the same pages
+  aclrtStream stream = nullptr;
+  ASSERT_ACL_OK(aclrtCreateStream(&stream));
+  ASSERT_ACL_OK(aclrtMemsetAsync(alias, g, 0x3c, 4096, stream));
+  ASSERT_ACL_OK(aclrtSynchronizeStream(stream));
+  EXPECT_EQ(Download(va, 4096), std::vector<uint8_t>(4096, 0x3c));
+  ASSERT_ACL_OK(aclrtDestroyStream(stream));
+
+  aclrtPhysicalMemProp got = {};
+  ASSERT_ACL_OK(aclrtMemGetAllocationPropertiesFromHandle(phys, &got));
+  EXPECT_EQ(got.memAttr, ACL_HBM_MEM_HUGE);
+  EXPECT_EQ(got.location.type, ACL_MEM_LOCATION_TYPE_DEVICE);
+
+  ASSERT_ACL_OK(aclrtUnmapMem(alias));
+  ASSERT_ACL_OK(aclrtUnmapMem(va));
+  // Unmapped addresses are no longer device memory.
+  uint8_t byte = 0;
+  EXPECT_ACL_ERR(kBadParam, aclrtMemcpy, &byte, 1, va, 1, ACL_MEMCPY_DEVICE_TO_HOST);
+  ASSERT_ACL_OK(aclrtFreePhysical(phys));
+  ASSERT_ACL_OK(aclrtReleaseMemAddress(va));
+}
+
+TEST_F(AclTest, VirtualMemoryMisuseIsRefusedWithAMessage) {
+  const size_t g = Granularity();
+  void* va = nullptr;
+  EXPECT_ACL_ERR(kBadParam, aclrtReserveMemAddress, &va, g + 1, 0, nullptr, 0);
+  EXPECT_ACL_ERR(kBadParam, aclrtReserveMemAddress, &va, g, 3, nullptr, 0);
+  EXPECT_ACL_ERR(kBadParam, aclrtReserveMemAddress, &va, g, 0, nullptr, 1);
+  EXPECT_ACL_ERR(kBadParam, aclrtReserveMemAddress, nullptr, g, 0, nullptr, 0);
+  ASSERT_ACL_OK(aclrtReserveMemAddress(&va, g, 0, nullptr, 0));
+  aclrtDrvMemHandle phys = nullptr;
+  aclrtPhysicalMemProp prop = HbmProp();
+  EXPECT_ACL_ERR(kBadParam, aclrtMallocPhysical, &phys, 1000, &prop, 0);
+  prop.location.id = 5;  // not open
+  EXPECT_ACL_ERR(ACL_ERROR_RT_INVALID_DEVICEID, aclrtMallocPhysical, &phys, g, &prop, 0);
+  prop = HbmProp();
+  prop.allocationType = static_cast<aclrtMemAllocationType>(9);
+  EXPECT_ACL_ERR(kBadParam, aclrtMallocPhysical, &phys, g, &prop, 0);
+  prop = HbmProp();
+  ASSERT_ACL_OK(aclrtMallocPhysical(&phys, 2 * g, &prop, 0));
+  // Outside the reservation, unaligned, beyond the physical size.
+  EXPECT_ACL_ERR(kBadParam, aclrtMapMem, va, 2 * g, 0, phys, 0);
+  EXPECT_ACL_ERR(kBadParam, aclrtMapMem, static_cast<char*>(va) + 64, g, 0, phys, 0);
+  EXPECT_ACL_ERR(kBadParam, aclrtMapMem, va, g, 2 * g, phys, 0);
+  ASSERT_ACL_OK(aclrtMapMem(va, g, g, phys, 0));
+  EXPECT_ACL_ERR(kBadParam, aclrtMapMem, va, g, 0, phys, 0);  // already mapped
+  EXPECT_ACL_ERR(kBadParam, aclrtFreePhysical, phys);         // still mapped
+  EXPECT_ACL_ERR(kBadParam, aclrtReleaseMemAddress, va);      // still has a mapping
+  ASSERT_ACL_OK(aclrtUnmapMem(va));
+  EXPECT_ACL_ERR(kBadParam, aclrtUnmapMem, va);
+  ASSERT_ACL_OK(aclrtFreePhysical(phys));
+  EXPECT_ACL_ERR(ACL_ERROR_RT_INVALID_HANDLE, aclrtFreePhysical, phys);  // freed
+  ASSERT_ACL_OK(aclrtReleaseMemAddress(va));
+  EXPECT_ACL_ERR(kBadParam, aclrtReleaseMemAddress, va);
+}
+
+TEST_F(AclTest, PhysicalMemoryCountsAgainstTheDevice) {
+  size_t free0 = 0, total = 0;
+  ASSERT_ACL_OK(aclrtGetMemInfo(ACL_HBM_MEM, &free0, &total));
+  aclrtDrvMemHandle phys = nullptr;
+  aclrtPhysicalMemProp prop = HbmProp();
+  ASSERT_ACL_OK(aclrtMallocPhysical(&phys, size_t{64} << 20, &prop, 0));
+  size_t free1 = 0;
+  ASSERT_ACL_OK(aclrtGetMemInfo(ACL_HBM_MEM, &free1, &total));
+  EXPECT_EQ(free0 - free1, size_t{64} << 20);
+  ASSERT_ACL_OK(aclrtFreePhysical(phys));
+  ASSERT_ACL_OK(aclrtGetMemInfo(ACL_HBM_MEM, &free1, &total));
+  EXPECT_EQ(free1, free0);
+}
+
+TEST_F(AclTest, ShareableHandleImportsTheSameMemoryInThisProcess) {
+  const size_t g = Granularity();
+  aclrtDrvMemHandle phys = nullptr;
+  aclrtPhysicalMemProp prop = HbmProp();
+  ASSERT_ACL_OK(aclrtMallocPhysical(&phys, g, &prop, 0));
+  uint64_t shareable = 0;
+  ASSERT_ACL_OK(aclrtMemExportToShareableHandle(phys, ACL_MEM_HANDLE_TYPE_NONE, 0, &shareable));
+  int32_t pid = getpid();
+  ASSERT_ACL_OK(aclrtMemSetPidToShareableHandle(shareable, &pid, 1));
+  aclrtDrvMemHandle imported = nullptr;
+  ASSERT_ACL_OK(aclrtMemImportFromShareableHandle(shareable, 0, &imported));
+  void* a = nullptr;
+  void* b = nullptr;
+  ASSERT_ACL_OK(aclrtReserveMemAddress(&a, g, 0, nullptr, 0));
+  ASSERT_ACL_OK(aclrtReserveMemAddress(&b, g, 0, nullptr, 0));
+  ASSERT_ACL_OK(aclrtMapMem(a, g, 0, phys, 0));
+  ASSERT_ACL_OK(aclrtMapMem(b, g, 0, imported, 0));
+  ASSERT_ACL_OK(aclrtMemset(a, g, 0x61, 256));
+  EXPECT_EQ(Download(b, 256), std::vector<uint8_t>(256, 0x61));
+  ASSERT_ACL_OK(aclrtUnmapMem(a));
+  ASSERT_ACL_OK(aclrtUnmapMem(b));
+  ASSERT_ACL_OK(aclrtFreePhysical(imported));
+  ASSERT_ACL_OK(aclrtFreePhysical(phys));
+  ASSERT_ACL_OK(aclrtReleaseMemAddress(a));
+  ASSERT_ACL_OK(aclrtReleaseMemAddress(b));
+  EXPECT_ACL_ERR(kBadParam, aclrtMemImportFromShareableHandle, uint64_t{7}, 0, &imported);
+}
+
+// The second process of ShareableHandleCrossesProcesses: imports the handle named by
+// ACLSIM_TEST_SHAREABLE, checks the parent's bytes and writes its own answer.
+TEST_F(AclTest, ShareableHandleChild) {
+  const char* env = std::getenv("ACLSIM_TEST_SHAREABLE");
+  if (env == nullptr) GTEST_SKIP() << "run by ShareableHandleCrossesProcesses";
+  const uint64_t shareable = std::strtoull(env, nullptr, 10);
+  const size_t g = Granularity();
+  aclrtDrvMemHandle imported = nullptr;
+  ASSERT_ACL_OK(aclrtMemImportFromShareableHandle(shareable, 0, &imported));
+  void* va = nullptr;
+  ASSERT_ACL_OK(aclrtReserveMemAddress(&va, g, 0, nullptr, 0));
+  ASSERT_ACL_OK(aclrtMapMem(va, g, 0, imported, 0));
+  EXPECT_EQ(Download(va, 4096), acltest::Pattern(4096, 11));
+  const std::vector<uint8_t> answer = acltest::Pattern(4096, 12);
+  ASSERT_ACL_OK(aclrtMemcpy(static_cast<char*>(va) + 4096, 4096, answer.data(), 4096,
+                            ACL_MEMCPY_HOST_TO_DEVICE));
+  ASSERT_ACL_OK(aclrtUnmapMem(va));
+  ASSERT_ACL_OK(aclrtFreePhysical(imported));
+  ASSERT_ACL_OK(aclrtReleaseMemAddress(va));
+}
+
+TEST_F(AclTest, ShareableHandleCrossesProcesses) {
+  if (std::getenv("ACLSIM_TEST_SHAREABLE") != nullptr) GTEST_SKIP() << "child process";
+  const size_t g = Granularity();
+  aclrtDrvMemHandle phys = nullptr;
+  aclrtPhysicalMemProp prop = HbmProp();
+  ASSERT_ACL_OK(aclrtMallocPhysical(&phys, g, &prop, 0));
+  void* va = nullptr;
+  ASSERT_ACL_OK(aclrtReserveMemAddress(&va, g, 0, nullptr, 0));
+  ASSERT_ACL_OK(aclrtMapMem(va, g, 0, phys, 0));
+  const std::vector<uint8_t> data = acltest::Pattern(4096, 11);
+  ASSERT_ACL_OK(aclrtMemcpy(va, 4096, data.data(), 4096, ACL_MEMCPY_HOST_TO_DEVICE));
+  uint64_t shareable = 0;
+  ASSERT_ACL_OK(aclrtMemExportToShareableHandle(phys, ACL_MEM_HANDLE_TYPE_NONE, 0, &shareable));
+
+  const std::string command = "ACLSIM_TEST_SHAREABLE=" + std::to_string(shareable) + " /proc/" +
+                              std::to_string(getpid()) +
+                              "/exe --gtest_filter=AclTest.ShareableHandleChild > /dev/null 2>&1";
+  const int status = std::system(command.c_str());
+  ASSERT_TRUE(WIFEXITED(status)) << command;
+  EXPECT_EQ(WEXITSTATUS(status), 0) << command;
+  EXPECT_EQ(Download(static_cast<char*>(va) + 4096, 4096), acltest::Pattern(4096, 12));
+
+  ASSERT_ACL_OK(aclrtUnmapMem(va));
+  ASSERT_ACL_OK(aclrtFreePhysical(phys));
+  ASSERT_ACL_OK(aclrtReleaseMemAddress(va));
+}
+
+}  // namespace
