@@ -6,7 +6,6 @@
 #include "feature/vmm.h"
 
 using aclsim::Err;
-using aclsim::Result;
 using aclsim::Status;
 using aclsim::StatusCode;
 namespace api = aclsim::api;
