@@ -165,6 +165,7 @@ Result<void*> CachingAllocator::Allocate(driver::MemPool pool, driver::PageSize 
   block->info.region = RegionOf(pool);
   block->info.page_bytes = driver::PageBytes(page);
   allocated_ += block->size;
+  peak_allocated_ = std::max(peak_allocated_, allocated_);
   ++live_count_;
   ++allocations_;
   RegionUsage& region = regions_[static_cast<size_t>(block->info.region)];
@@ -213,6 +214,7 @@ Status CachingAllocator::AddSegment(Arena& arena, size_t bytes) {
   blocks_.emplace(block->base, block);
   arena.bins.Insert(block);
   reserved_ += segment_bytes;
+  peak_reserved_ = std::max(peak_reserved_, reserved_);
   region_reserved_[static_cast<size_t>(RegionOf(arena.pool))] += segment_bytes;
   ++segment_count_;
   ++acquires_;
@@ -345,9 +347,10 @@ void CachingAllocator::LogFragmentationLocked(const char* what, size_t bytes) co
                    fragmentation * 100);
 }
 
-size_t CachingAllocator::TrimLocked() {
+size_t CachingAllocator::TrimLocked(size_t keep) {
   size_t released = 0;
   for (auto& arena : arenas_) {
+    if (reserved_ <= keep) break;
     ConsolidateLocked(*arena);
     arena->spare = nullptr;
     std::vector<Block*> whole;
@@ -355,6 +358,7 @@ size_t CachingAllocator::TrimLocked() {
       if (block->prev == nullptr && block->next == nullptr) whole.push_back(block);
     });
     for (Block* block : whole) {
+      if (reserved_ <= keep) break;
       released += block->size;
       ReleaseSegment(block);
     }
@@ -362,10 +366,26 @@ size_t CachingAllocator::TrimLocked() {
   return released;
 }
 
-size_t CachingAllocator::Trim() {
+size_t CachingAllocator::Trim(size_t keep) {
   std::lock_guard<std::mutex> lock(mu_);
   MatureLocked(false);
-  return TrimLocked();
+  return TrimLocked(keep);
+}
+
+size_t CachingAllocator::PeakReservedBytes() const {
+  std::lock_guard<std::mutex> lock(mu_);
+  return peak_reserved_;
+}
+
+size_t CachingAllocator::PeakUsedBytes() const {
+  std::lock_guard<std::mutex> lock(mu_);
+  return peak_allocated_;
+}
+
+void CachingAllocator::ResetPeaks() {
+  std::lock_guard<std::mutex> lock(mu_);
+  peak_reserved_ = reserved_;
+  peak_allocated_ = allocated_;
 }
 
 Result<Allocation> CachingAllocator::Free(const void* ptr) {

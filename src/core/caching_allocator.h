@@ -118,9 +118,14 @@ class CachingAllocator {
   size_t CachedBytes(MemRegion region) const;
   void ForEach(const std::function<void(const Allocation&)>& visit) const;
 
-  // Coalesces everything and returns every wholly free segment to the driver (spares too);
-  // returns the bytes released.
-  size_t Trim();
+  // Coalesces everything and returns wholly free segments to the driver (spares too) until
+  // at most `keep` bytes stay reserved (or none is left to return); returns the bytes
+  // released.
+  size_t Trim(size_t keep = 0);
+  // Highest reserved and in-use bytes since creation or the last ResetPeaks.
+  size_t PeakReservedBytes() const;
+  size_t PeakUsedBytes() const;
+  void ResetPeaks();
   // Releases every segment; returns the allocations that were still live (leaks), by address.
   // Later allocations fail with kInvalidDevice (the device was reset).
   std::vector<Allocation> ReleaseAll();
@@ -168,7 +173,7 @@ class CachingAllocator {
   void MatureLocked(bool all_reached);
   void ReleaseIfEmpty(Block* block);
   void ReleaseSegment(Block* whole);
-  size_t TrimLocked();
+  size_t TrimLocked(size_t keep = 0);
   // DEBUG log line with the figures (fragmentation = 1 - largest free block / free bytes).
   void LogFragmentationLocked(const char* what, size_t bytes) const;
   const Block* BlockContaining(uintptr_t addr) const;
@@ -190,6 +195,8 @@ class CachingAllocator {
   size_t pending_ = 0;
   size_t reserved_ = 0;
   size_t segment_count_ = 0;
+  size_t peak_reserved_ = 0;
+  size_t peak_allocated_ = 0;
   uint64_t allocations_ = 0;
   uint64_t acquires_ = 0;
   uint64_t releases_ = 0;

@@ -86,12 +86,22 @@ Result<std::shared_ptr<driver::Device>> Device::backend() const {
 
 std::optional<Allocation> Device::FindLive(const void* ptr, size_t bytes) {
   if (auto allocation = memory_.Find(ptr, bytes)) return allocation;
-  return mapped_.Find(ptr, bytes);
+  if (auto allocation = mapped_.Find(ptr, bytes)) return allocation;
+  std::lock_guard<std::mutex> lock(heaps_mu_);
+  for (const auto& heap : heaps_) {
+    if (auto allocation = heap->Find(ptr, bytes)) return allocation;
+  }
+  return std::nullopt;
 }
 
 std::optional<Allocation> Device::FindContainingLive(const void* ptr) {
   if (auto allocation = memory_.FindContaining(ptr)) return allocation;
-  return mapped_.FindContaining(ptr);
+  if (auto allocation = mapped_.FindContaining(ptr)) return allocation;
+  std::lock_guard<std::mutex> lock(heaps_mu_);
+  for (const auto& heap : heaps_) {
+    if (auto allocation = heap->FindContaining(ptr)) return allocation;
+  }
+  return std::nullopt;
 }
 
 size_t Device::FindAllLive(const void* const* ptrs, const size_t* bytes, size_t n) {
@@ -99,10 +109,31 @@ size_t Device::FindAllLive(const void* const* ptrs, const size_t* bytes, size_t 
   while (done < n) {
     done += memory_.FindAll(ptrs + done, bytes + done, n - done);
     if (done == n) break;
-    if (!mapped_.Find(ptrs[done], bytes[done])) return done;
+    if (!FindLive(ptrs[done], bytes[done])) return done;
     ++done;
   }
   return n;
+}
+
+void Device::AttachHeap(std::shared_ptr<CachingAllocator> heap) {
+  std::lock_guard<std::mutex> lock(heaps_mu_);
+  heaps_.push_back(std::move(heap));
+}
+
+void Device::DetachHeap(const CachingAllocator* heap) {
+  std::lock_guard<std::mutex> lock(heaps_mu_);
+  heaps_.erase(std::remove_if(heaps_.begin(), heaps_.end(),
+                              [heap](const auto& h) { return h.get() == heap; }),
+               heaps_.end());
+}
+
+std::shared_ptr<CachingAllocator> Device::HeapOf(const void* ptr) {
+  std::lock_guard<std::mutex> lock(heaps_mu_);
+  for (const auto& heap : heaps_) {
+    auto allocation = heap->FindContaining(ptr);
+    if (allocation && allocation->base == ptr) return heap;
+  }
+  return nullptr;
 }
 
 bool Device::released() const {
@@ -247,6 +278,18 @@ void Device::Release(bool force) {
     if (auto event = weak.lock()) (void)raw->DestroyEvent(event->id());
   }
   closed_.store(true, std::memory_order_release);
+  std::vector<std::shared_ptr<CachingAllocator>> heaps;
+  {
+    std::lock_guard<std::mutex> lock(heaps_mu_);
+    heaps.swap(heaps_);
+  }
+  for (const auto& heap : heaps) {
+    for (const Allocation& leak : heap->ReleaseAll()) {
+      ACLSIM_LOG_WARN(dfx::Module::kRuntime,
+                      "device {} reset: leaked {} bytes at {} (allocated by {})", id_, leak.size,
+                      leak.base, leak.api);
+    }
+  }
   for (const Allocation& leak : memory_.ReleaseAll()) {
     ACLSIM_LOG_WARN(dfx::Module::kRuntime,
                     "device {} reset: leaked {} bytes at {} (allocated by {})", id_, leak.size,

@@ -60,6 +60,14 @@ class Device : public std::enable_shared_from_this<Device> {
   CachingAllocator& memory() { return memory_; }
   // Ranges mapped by aclrtMapMem (virtual memory management, src/feature/vmm.h).
   MemoryTable& mapped() { return mapped_; }
+  // The backend's page pools and task fences, for further allocators on this device.
+  SegmentSource& segments() { return *segments_; }
+  // Further allocators of this device (memory pools): their allocations are live device
+  // memory too, and the device releases them (logging leaks) when it is reset.
+  void AttachHeap(std::shared_ptr<CachingAllocator> heap);
+  void DetachHeap(const CachingAllocator* heap);
+  // The attached heap with a live allocation starting exactly at `ptr`, or null.
+  std::shared_ptr<CachingAllocator> HeapOf(const void* ptr);
   // Live device memory of either kind (an allocation or a mapping), as MemoryTable's Find,
   // FindContaining and FindAll.
   std::optional<Allocation> FindLive(const void* ptr, size_t bytes);
@@ -106,6 +114,8 @@ class Device : public std::enable_shared_from_this<Device> {
   std::unique_ptr<SegmentSource> segments_;  // the backend's page pools and task fences
   CachingAllocator memory_;
   MemoryTable mapped_;
+  std::mutex heaps_mu_;
+  std::vector<std::shared_ptr<CachingAllocator>> heaps_;
   int refs_ = 0;
   bool releasing_ = false;
   std::set<int32_t> peers_;

@@ -26,6 +26,8 @@ const char* HandleKindName(HandleKind kind) {
       return "aclopHandle";
     case HandleKind::kPhysicalMem:
       return "aclrtDrvMemHandle";
+    case HandleKind::kMemPool:
+      return "aclrtMemPool";
     case HandleKind::kOther:
       return "handle";
   }

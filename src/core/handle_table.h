@@ -42,6 +42,7 @@ enum class HandleKind : uint8_t {
   kOpAttr,
   kOpHandle,
   kPhysicalMem,
+  kMemPool,
   kOther,
 };
 

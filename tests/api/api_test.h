@@ -182,6 +182,33 @@ inline std::string AclsimConfig(const std::string& members) {
   return "{\"aclsim\": {" + members + "}}";
 }
 
+// A stream held back by a wait on an event that is recorded later: work enqueued on it
+// stays in flight until Release().
+class HeldStream {
+ public:
+  HeldStream() {
+    EXPECT_ACL_OK(aclrtCreateStream(&stream_));
+    EXPECT_ACL_OK(aclrtCreateStream(&other_));
+    EXPECT_ACL_OK(aclrtCreateEvent(&gate_));
+    EXPECT_ACL_OK(aclrtStreamWaitEvent(stream_, gate_));
+  }
+  ~HeldStream() {
+    (void)aclrtDestroyEvent(gate_);
+    (void)aclrtDestroyStream(stream_);
+    (void)aclrtDestroyStream(other_);
+  }
+  aclrtStream stream() const { return stream_; }
+  void Release() {
+    EXPECT_ACL_OK(aclrtRecordEvent(gate_, other_));
+    EXPECT_ACL_OK(aclrtSynchronizeStream(stream_));
+  }
+
+ private:
+  aclrtStream stream_ = nullptr;
+  aclrtStream other_ = nullptr;
+  aclrtEvent gate_ = nullptr;
+};
+
 // Runtime initialised with aclInit(NULL), device 0 set. TearDown releases everything.
 class AclTest : public ::testing::Test {
  protected:

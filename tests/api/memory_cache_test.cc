@@ -68,36 +68,10 @@ TEST_F(AclTest, AfterARandomTraceNinetyPercentOfTheDeviceAllocatesInOneBlock) {
   EXPECT_ACL_OK(aclrtFree(dev));
 }
 
-// A stream held back by a wait on an event that is recorded later.
-class HeldStream {
- public:
-  HeldStream() {
-    EXPECT_ACL_OK(aclrtCreateStream(&stream_));
-    EXPECT_ACL_OK(aclrtCreateStream(&other_));
-    EXPECT_ACL_OK(aclrtCreateEvent(&gate_));
-    EXPECT_ACL_OK(aclrtStreamWaitEvent(stream_, gate_));
-  }
-  ~HeldStream() {
-    (void)aclrtDestroyEvent(gate_);
-    (void)aclrtDestroyStream(stream_);
-    (void)aclrtDestroyStream(other_);
-  }
-  aclrtStream stream() const { return stream_; }
-  void Release() {
-    EXPECT_ACL_OK(aclrtRecordEvent(gate_, other_));
-    EXPECT_ACL_OK(aclrtSynchronizeStream(stream_));
-  }
-
- private:
-  aclrtStream stream_ = nullptr;
-  aclrtStream other_ = nullptr;
-  aclrtEvent gate_ = nullptr;
-};
-
 TEST_F(AclTest, BlockFreedWhileAStreamMayUseItIsNotHandedOutUntilTheStreamIsDone) {
   const size_t kBytes = 256 << 10;
   std::vector<uint8_t> in = acltest::Pattern(kBytes, 5);
-  HeldStream held;
+  acltest::HeldStream held;
   void* a = nullptr;
   ASSERT_ACL_OK(aclrtMalloc(&a, kBytes, ACL_MEM_MALLOC_HUGE_FIRST));
   ASSERT_ACL_OK(
