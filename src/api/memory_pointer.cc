@@ -25,12 +25,13 @@ struct Owner {
 };
 
 std::optional<Owner> OwnerOf(core::Runtime& runtime, const void* ptr) {
+  // Host first: registered host memory is also live memory of the device that maps it.
+  if (auto allocation = runtime.host_memory().FindContaining(ptr)) return Owner{*allocation, -1};
   for (const auto& device : runtime.OpenedDevices()) {
     if (auto allocation = device->FindContainingLive(ptr)) {
       return Owner{*allocation, device->id()};
     }
   }
-  if (auto allocation = runtime.host_memory().FindContaining(ptr)) return Owner{*allocation, -1};
   return std::nullopt;
 }
 

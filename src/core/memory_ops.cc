@@ -120,6 +120,13 @@ Result<void*> HostMalloc(Runtime& runtime, size_t size) {
 
 Status HostFree(Runtime& runtime, void* ptr) {
   if (ptr == nullptr) return Err(StatusCode::kInvalidParam, "hostPtr must not be NULL");
+  auto found = runtime.host_memory().FindContaining(ptr);
+  if (found && found->base == ptr && std::strcmp(found->api, kHostRegisterApi) == 0) {
+    return Err(StatusCode::kMemoryFree,
+               "{} is the user's memory registered by aclrtHostRegister: release it with "
+               "aclrtHostUnregister",
+               ptr);
+  }
   if (!runtime.host_memory().Erase(ptr)) {
     return Err(StatusCode::kMemoryFree,
                "{} was not allocated by aclrtMallocHost (or was already freed)", ptr);

@@ -38,6 +38,9 @@ constexpr uint32_t kPolicyReadOnly = 0x100000;
 Result<void*> DeviceMalloc(Runtime& runtime, size_t size, uint32_t policy, const char* api,
                            int32_t device_id = -1);
 Status DeviceFree(Runtime& runtime, void* ptr);
+// The Allocation::api of host memory registered by aclrtHostRegister (src/feature): in the
+// pinned-host table, but not freed by aclrtFreeHost.
+inline constexpr const char* kHostRegisterApi = "aclrtHostRegister";
 // aclrtMallocHost / aclrtFreeHost: pinned (64-byte aligned) host memory.
 Result<void*> HostMalloc(Runtime& runtime, size_t size);
 Status HostFree(Runtime& runtime, void* ptr);
