@@ -28,6 +28,8 @@ const char* HandleKindName(HandleKind kind) {
       return "aclrtDrvMemHandle";
     case HandleKind::kMemPool:
       return "aclrtMemPool";
+    case HandleKind::kBlockPool:
+      return "aclextBlockPool";
     case HandleKind::kOther:
       return "handle";
   }

@@ -43,6 +43,7 @@ enum class HandleKind : uint8_t {
   kOpHandle,
   kPhysicalMem,
   kMemPool,
+  kBlockPool,
   kOther,
 };
 
