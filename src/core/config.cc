@@ -1,6 +1,7 @@
 #include "core/config.h"
 
 #include <cstdlib>
+#include <cstring>
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <sstream>
@@ -52,6 +53,7 @@ std::string OptionText(const nlohmann::json& value) {
 
 void ApplyEnvironment(RuntimeConfig* config) {
   if (const char* v = Env("ACLSIM_DRIVER")) config->driver = v;
+  if (const char* v = Env("ACLSIM_MEMCHECK")) config->memcheck = std::strcmp(v, "0") != 0;
   const std::pair<const char*, const char*> options[] = {
       {"ACLSIM_SOC", "soc"},
       {"ACLSIM_DEVICE_COUNT", "device_count"},
@@ -105,6 +107,9 @@ Status ApplyJson(const nlohmann::json& root, RuntimeConfig* config) {
     for (const auto& item : it->items()) {
       if (item.key() == "driver") {
         config->driver = OptionText(item.value());
+      } else if (item.key() == "memcheck") {
+        const std::string text = OptionText(item.value());
+        config->memcheck = text != "0" && text != "false";
       } else {
         config->backend[item.key()] = OptionText(item.value());
       }

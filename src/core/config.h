@@ -6,12 +6,13 @@
 //   "err_msg_mode": "0" | "1"                   aclGetRecentErrMsg per thread / per process
 //   "max_opqueue_num": "20000"                  single-op model cache length
 //   "aclsim": {"driver": "sim", "soc": "Ascend910B2", "device_count": 8, ...}
-//        our own key: backend name and backend options (any key/value, passed through)
+//        our own key: backend name, "memcheck" (the memory checker, core/memory_checker.h)
+//        and backend options (any other key/value, passed through)
 //   "dump", "profiler", "StackSize", "acl_graph", ...: kept verbatim for their owners.
-// Environment (applied under the JSON): ACLSIM_DRIVER, ACLSIM_SOC, ACLSIM_DEVICE_COUNT,
-// ACLSIM_WORKERS, ACLSIM_HBM_BYTES, ACLSIM_FAULT_FAIL_TASK, ACLSIM_FAULT_FAIL_ALLOC,
-// ACLSIM_FAULT_AICORE_EXCEPTION, ACLSIM_FAULT_SLOW_DMA, ACLSIM_FAULT_DEVICE_LOST;
-// ASCEND_RT_VISIBLE_DEVICES.
+// Environment (applied under the JSON): ACLSIM_DRIVER, ACLSIM_MEMCHECK, ACLSIM_SOC,
+// ACLSIM_DEVICE_COUNT, ACLSIM_WORKERS, ACLSIM_HBM_BYTES, ACLSIM_FAULT_FAIL_TASK,
+// ACLSIM_FAULT_FAIL_ALLOC, ACLSIM_FAULT_AICORE_EXCEPTION, ACLSIM_FAULT_SLOW_DMA,
+// ACLSIM_FAULT_DEVICE_LOST; ASCEND_RT_VISIBLE_DEVICES.
 //
 // Errors: missing/unreadable file -> kInvalidFile; malformed JSON, too deep, or a known key
 // with a wrong type -> kParseFile. Nothing is initialised when loading fails.
@@ -31,6 +32,7 @@ struct RuntimeConfig {
   std::string driver = "sim";
   driver::BackendOptions backend;                        // options for the chosen backend
   std::optional<int32_t> default_device;                 // "defaultDevice"
+  bool memcheck = false;                                 // "aclsim": {"memcheck": 1}
   int err_msg_mode = 0;                                  // "err_msg_mode"
   uint64_t max_opqueue_num = 20000;                      // "max_opqueue_num"
   std::string json_text;                                 // the whole file, for init callbacks

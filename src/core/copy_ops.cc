@@ -1,6 +1,7 @@
 // Copies and memsets (declared in memory_ops.h): validation, then one task.
 #include <cstring>
 
+#include "core/memory_checker.h"
 #include "core/memory_ops.h"
 #include "core/streams.h"
 
@@ -101,10 +102,65 @@ Result<CopyPlan> PlanCopy(Runtime& runtime, const void* dst, size_t dst_span, co
   return plan;
 }
 
+// The memory checker's view of a copy or memset: its device-side reads and writes.
+struct CheckedSides {
+  MemoryChecker::Access read{nullptr, 0, false};
+  MemoryChecker::Access write{nullptr, 0, true};
+};
+
+CheckedSides SidesOf(const CopyPlan& plan, const driver::Task& task) {
+  const bool two_d = task.kind == driver::TaskKind::kMemcpy2d;
+  CheckedSides sides;
+  if (plan.dst_device) {
+    sides.write = {task.dst, two_d ? task.dpitch * (task.height - 1) + task.width : task.bytes,
+                   true};
+  }
+  if (plan.src_device && task.kind != driver::TaskKind::kMemset) {
+    sides.read = {task.src, two_d ? task.spitch * (task.height - 1) + task.width : task.bytes,
+                  false};
+  }
+  return sides;
+}
+
+// Memory checker violations of a copy or memset about to be enqueued.
+std::vector<std::string> CheckCopy(Runtime& runtime, const CopyPlan& plan, const driver::Task& task,
+                                   bool async) {
+  MemoryChecker& checker = MemoryChecker::Instance();
+  const CheckedSides sides = SidesOf(plan, task);
+  std::vector<std::string> violations;
+  if (plan.src_device && sides.read.ptr != nullptr) {
+    violations = checker.Check(*plan.src_device, task.label, &sides.read, 1);
+  }
+  const bool h2d = plan.dir == driver::CopyDir::kHostToDevice;
+  const bool d2h = plan.dir == driver::CopyDir::kDeviceToHost;
+  if (async && (h2d || d2h)) {
+    const void* host = h2d ? task.src : task.dst;
+    std::string pinned = checker.CheckPinned(
+        host, task.bytes, task.label, runtime.host_memory().Find(host, task.bytes).has_value());
+    if (!pinned.empty()) violations.push_back(std::move(pinned));
+  }
+  return violations;
+}
+
+void RecordCopy(const CopyPlan& plan, const CheckedSides& sides, Stream* stream, uint64_t task_id) {
+  MemoryChecker& checker = MemoryChecker::Instance();
+  if (plan.dst_device) checker.Record(*plan.dst_device, stream, task_id, &sides.write, 1);
+  if (plan.src_device && sides.read.ptr != nullptr) {
+    checker.Record(*plan.src_device, stream, task_id, &sides.read, 1);
+  }
+}
+
 // Runs `task` synchronously on the executor device's copy queue, or on `stream` if async.
 Status Execute(Runtime& runtime, const CopyPlan& plan, driver::Task task, const void* stream,
                bool async) {
   task.dir = plan.dir;
+  const bool checking = MemoryChecker::Instance().enabled() && plan.executor() != nullptr;
+  std::vector<std::string> violations;
+  CheckedSides sides;
+  if (checking) {
+    violations = CheckCopy(runtime, plan, task, async);
+    sides = SidesOf(plan, task);
+  }
   if (async) {
     auto target = runtime.ResolveStream(stream, "stream");
     if (!target.ok()) return target.status();
@@ -119,7 +175,14 @@ Status Execute(Runtime& runtime, const CopyPlan& plan, driver::Task task, const 
                  "{}: stream belongs to device {}, dst is memory of device {}", task.label,
                  device->id(), plan.dst_device->id());
     }
-    return Submit(**target, std::move(task));
+    if (!checking) return Submit(**target, std::move(task));
+    uint64_t task_id = 0;
+    ACLSIM_RETURN_IF_ERROR(Submit(**target, std::move(task), &task_id));
+    RecordCopy(plan, sides, target->get(), task_id);
+    for (const std::string& violation : violations) {
+      ACLSIM_RETURN_IF_ERROR(MemoryChecker::Report(*target, violation));
+    }
+    return Status::Ok();
   }
   auto device = plan.executor();
   if (!device) {  // host to host: nothing for a device to do
@@ -141,7 +204,11 @@ Status Execute(Runtime& runtime, const CopyPlan& plan, driver::Task task, const 
     std::lock_guard<std::mutex> lock(device->copy_mutex());
     ACLSIM_RETURN_IF_ERROR((*backend)->Submit(device->copy_queue(), std::move(task), nullptr));
   }
-  return (*backend)->SyncQueue(device->copy_queue(), /*timeout_ms=*/-1);
+  ACLSIM_RETURN_IF_ERROR((*backend)->SyncQueue(device->copy_queue(), /*timeout_ms=*/-1));
+  if (!checking) return Status::Ok();
+  RecordCopy(plan, sides, nullptr, 0);
+  if (!violations.empty()) return MemoryChecker::Report(nullptr, violations.front());
+  return Status::Ok();
 }
 
 Status CopyImpl(Runtime& runtime, void* dst, size_t dest_max, const void* src, size_t count,

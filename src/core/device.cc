@@ -5,6 +5,7 @@
 #include <thread>
 
 #include "core/handle_table.h"
+#include "core/memory_checker.h"
 #include "dfx/log.h"
 
 namespace aclsim::core {
@@ -278,6 +279,7 @@ void Device::Release(bool force) {
     if (auto event = weak.lock()) (void)raw->DestroyEvent(event->id());
   }
   closed_.store(true, std::memory_order_release);
+  MemoryChecker::Instance().ForgetDevice(this);
   std::vector<std::shared_ptr<CachingAllocator>> heaps;
   {
     std::lock_guard<std::mutex> lock(heaps_mu_);

@@ -3,6 +3,7 @@
 #include <cstdlib>
 #include <cstring>
 
+#include "core/memory_checker.h"
 #include "core/streams.h"
 #include "dfx/log.h"
 
@@ -89,6 +90,9 @@ Result<void*> DeviceMalloc(Runtime& runtime, size_t size, uint32_t policy, const
   if (!ptr.ok() && may_fall_back && ptr.status().code() == StatusCode::kDeviceOom) {
     ptr = heap.Allocate(pool, driver::PageSize::k4K, bytes, info);
   }
+  if (ptr.ok() && MemoryChecker::Instance().enabled()) {
+    MemoryChecker::Instance().OnAllocate(**device, *ptr);
+  }
   return ptr;
 }
 
@@ -99,7 +103,13 @@ Status DeviceFree(Runtime& runtime, void* ptr) {
     return Err(StatusCode::kMemoryFree, "{} is not device memory of any set device", ptr);
   }
   auto freed = device->memory().Free(ptr);
-  return freed.ok() ? Status::Ok() : freed.status();
+  if (!freed.ok()) return freed.status();
+  MemoryChecker& checker = MemoryChecker::Instance();
+  if (checker.enabled()) {
+    auto [violation, stream] = checker.OnFree(*device, *freed);
+    if (!violation.empty()) ACLSIM_RETURN_IF_ERROR(MemoryChecker::Report(stream, violation));
+  }
+  return Status::Ok();
 }
 
 Result<void*> HostMalloc(Runtime& runtime, size_t size) {

@@ -53,7 +53,7 @@ class Context {
   ParamTable params_;
 };
 
-class Stream {
+class Stream : public std::enable_shared_from_this<Stream> {
  public:
   static constexpr HandleKind kHandleKind = HandleKind::kStream;
 

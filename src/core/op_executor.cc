@@ -9,6 +9,7 @@
 #include <optional>
 
 #include "core/device.h"
+#include "core/memory_checker.h"
 #include "core/memory_ops.h"
 #include "core/op_launch_memo.h"
 #include "core/op_model.h"
@@ -188,6 +189,25 @@ Result<std::shared_ptr<const driver::OpKernel>> CompileLaunch(Runtime& runtime, 
 }
 
 // Checks the buffers against the kernel's resolved descriptors and enqueues the kernel.
+// Submit with the memory checker on: device inputs (index < num_inputs) are reads, outputs
+// writes.
+Status SubmitChecked(Stream& stream, driver::Task task, const std::string& type, size_t num_inputs,
+                     const void* const* ptrs, const size_t* bytes, const size_t* index, size_t n) {
+  std::vector<MemoryChecker::Access> accesses(n);
+  for (size_t i = 0; i < n; ++i) accesses[i] = {ptrs[i], bytes[i], index[i] >= num_inputs};
+  MemoryChecker& checker = MemoryChecker::Instance();
+  Device& device = *stream.device();
+  const std::string api = "op " + type;
+  std::vector<std::string> violations = checker.Check(device, api.c_str(), accesses.data(), n);
+  uint64_t task_id = 0;
+  ACLSIM_RETURN_IF_ERROR(Submit(stream, std::move(task), &task_id));
+  checker.Record(device, &stream, task_id, accesses.data(), n);
+  for (const std::string& violation : violations) {
+    ACLSIM_RETURN_IF_ERROR(MemoryChecker::Report(stream.shared_from_this(), violation));
+  }
+  return Status::Ok();
+}
+
 Status LaunchKernel(Stream& stream, const std::shared_ptr<const driver::OpKernel>& kernel,
                     const OpBuffer* in, size_t num_in, const OpBuffer* out, size_t num_out,
                     std::vector<driver::TensorDesc>* resolved_outputs) {
@@ -312,7 +332,12 @@ Status LaunchKernel(Stream& stream, const std::shared_ptr<const driver::OpKernel
                        dims.get());
   };
   (void)host_copies;  // held by the task until it completes
-  ACLSIM_RETURN_IF_ERROR(Submit(stream, std::move(task)));
+  if (!MemoryChecker::Instance().enabled()) {
+    ACLSIM_RETURN_IF_ERROR(Submit(stream, std::move(task)));
+  } else {
+    ACLSIM_RETURN_IF_ERROR(SubmitChecked(stream, std::move(task), type, resolved.inputs.size(),
+                                         ptrs, bytes, index, checks));
+  }
 
   if (resolved_outputs == nullptr) return Status::Ok();
   *resolved_outputs = resolved.outputs;

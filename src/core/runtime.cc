@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "core/memory_checker.h"
 #include "dfx/error_message.h"
 #include "dfx/log.h"
 #include "driver/registry.h"
@@ -48,6 +49,7 @@ Status Runtime::Init(const char* config_path) {
   ACLSIM_LOG_INFO(dfx::Module::kAscendCl, "aclInit: backend '{}', {} device(s) of {}",
                   runtime->driver().name(), runtime->device_count(),
                   runtime->device_count() > 0 ? runtime->DeviceProps(0)->soc_name : "-");
+  MemoryChecker::Instance().set_enabled(runtime->config().memcheck);
   std::atomic_store(&g_runtime, runtime);
   g_live_generation.store(runtime->generation_, std::memory_order_release);
   return Status::Ok();

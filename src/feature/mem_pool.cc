@@ -3,6 +3,7 @@
 #include <map>
 #include <mutex>
 
+#include "core/memory_checker.h"
 #include "core/objects.h"
 
 namespace aclsim::feature {
@@ -209,7 +210,15 @@ Status PoolFreeAsync(core::Runtime& runtime, void* ptr, const void* stream) {
                "devPtr {} is not a live allocation of a memory pool (aclrtMemPoolMallocAsync)",
                ptr);
   }
-  ACLSIM_RETURN_IF_ERROR(heap->Free(ptr).status());
+  ACLSIM_ASSIGN_OR_RETURN(core::Allocation freed, heap->Free(ptr));
+  core::MemoryChecker& checker = core::MemoryChecker::Instance();
+  if (checker.enabled()) {
+    // Freed in stream order: tasks enqueued on `stream` before the free are fine.
+    auto [violation, last] = checker.OnFree(*device, freed);
+    if (!violation.empty() && last != resolved) {
+      ACLSIM_RETURN_IF_ERROR(core::MemoryChecker::Report(last, violation));
+    }
+  }
   std::shared_ptr<MemPool> pool;
   {
     std::lock_guard<std::mutex> lock(g_pools_mu);

@@ -198,8 +198,11 @@ class HeldStream {
     (void)aclrtDestroyStream(other_);
   }
   aclrtStream stream() const { return stream_; }
+  // Lets the held work run (without waiting for it).
+  void Open() { EXPECT_ACL_OK(aclrtRecordEvent(gate_, other_)); }
+  // Lets the held work run and waits for it.
   void Release() {
-    EXPECT_ACL_OK(aclrtRecordEvent(gate_, other_));
+    Open();
     EXPECT_ACL_OK(aclrtSynchronizeStream(stream_));
   }
 
