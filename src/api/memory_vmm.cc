@@ -153,6 +153,37 @@ aclError aclrtMemImportFromShareableHandle(uint64_t shareableHandle, int32_t dev
   });
 }
 
+aclError aclrtMemSetAccess(void* virPtr, size_t size, aclrtMemAccessDesc* memAccessDesc,
+                           size_t count) {
+  return api::ApiCall(__func__, [&]() -> Status {
+    ACLSIM_RETURN_IF_ERROR(api::CheckNotNull(virPtr, "virPtr"));
+    ACLSIM_RETURN_IF_ERROR(api::CheckNotNull(memAccessDesc, "memAccessDesc"));
+    if (count == 0) return Err(StatusCode::kInvalidParam, "count must be greater than 0");
+    ACLSIM_ASSIGN_OR_RETURN(auto runtime, core::Runtime::Get());
+    for (size_t i = 0; i < count; ++i) {
+      const aclrtMemAccessDesc& desc = memAccessDesc[i];
+      ACLSIM_RETURN_IF_ERROR(feature::SetAccess(
+          *runtime, virPtr, size, static_cast<uint32_t>(api::EnumValue(desc.location.type)),
+          desc.location.id, static_cast<uint64_t>(api::EnumValue(desc.flags))));
+    }
+    return Status::Ok();
+  });
+}
+
+aclError aclrtMemGetAccess(void* virPtr, aclrtMemLocation* memLocation, uint64_t* flag) {
+  return api::ApiCall(__func__, [&]() -> Status {
+    ACLSIM_RETURN_IF_ERROR(api::CheckNotNull(virPtr, "virPtr"));
+    ACLSIM_RETURN_IF_ERROR(api::CheckNotNull(memLocation, "memLocation"));
+    ACLSIM_RETURN_IF_ERROR(api::CheckNotNull(flag, "flag"));
+    ACLSIM_ASSIGN_OR_RETURN(auto runtime, core::Runtime::Get());
+    ACLSIM_ASSIGN_OR_RETURN(
+        *flag, feature::GetAccess(*runtime, virPtr,
+                                  static_cast<uint32_t>(api::EnumValue(memLocation->type)),
+                                  memLocation->id));
+    return Status::Ok();
+  });
+}
+
 aclError aclrtMemSetPidToShareableHandle(uint64_t shareableHandle, int32_t* pid, size_t pidNum) {
   return api::ApiCall(__func__, [&]() -> Status {
     ACLSIM_RETURN_IF_ERROR(api::CheckNotNull(pid, "pid"));

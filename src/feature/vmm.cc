@@ -68,6 +68,25 @@ Result<std::shared_ptr<core::Device>> DeviceOfVa(core::Runtime& runtime, const v
   return device;
 }
 
+// aclrtMemSetAccess flags, by (device, mapping start) and location (type << 32 | id).
+std::mutex g_access_mu;
+std::map<std::pair<const core::Device*, const void*>, std::map<uint64_t, uint64_t>> g_access;
+
+uint64_t LocationKey(uint32_t type, uint32_t id) { return (uint64_t{type} << 32) | id; }
+
+// The mapping holding [va, va+size).
+Result<std::pair<std::shared_ptr<core::Device>, core::Allocation>> MappingOf(core::Runtime& runtime,
+                                                                             void* va,
+                                                                             size_t size) {
+  ACLSIM_ASSIGN_OR_RETURN(auto device, DeviceOfVa(runtime, va, "virPtr"));
+  auto mapping = device->mapped().Find(va, size == 0 ? 1 : size);
+  if (!mapping || std::strcmp(mapping->api, "aclrtMapMem") != 0) {
+    return Err(StatusCode::kInvalidParam, "[{}, +{}) is not inside one aclrtMapMem mapping", va,
+               size);
+  }
+  return std::make_pair(device, *mapping);
+}
+
 // aclrtMemSetPidToShareableHandle lists, by shareable handle.
 std::mutex g_share_mu;
 std::map<uint64_t, std::vector<int32_t>> g_share_pids;
@@ -163,12 +182,45 @@ Status UnmapMem(core::Runtime& runtime, void* va) {
   ACLSIM_ASSIGN_OR_RETURN(auto backend, device->backend());
   ACLSIM_RETURN_IF_ERROR(backend->UnmapPhysical(va));
   (void)device->mapped().Erase(va);
+  std::lock_guard<std::mutex> lock(g_access_mu);
+  g_access.erase({device.get(), va});
   return Status::Ok();
 }
 
 Result<PhysicalProps> PropertiesOf(void* handle) {
   ACLSIM_ASSIGN_OR_RETURN(auto physical, core::LookupHandle<PhysicalMem>(handle, "drvMemHandle"));
   return physical->props;
+}
+
+Status SetAccess(core::Runtime& runtime, void* va, size_t size, uint32_t location_type,
+                 uint32_t location_id, uint64_t flags) {
+  if (flags != 0 && flags != 1 && flags != 3) {
+    return Err(StatusCode::kInvalidParam, "flags {} is not an aclrtMemAccessFlags", flags);
+  }
+  if (location_type == kLocationDevice) {
+    ACLSIM_RETURN_IF_ERROR(runtime.OpenedDevice(static_cast<int32_t>(location_id)).status());
+  } else if (location_type != 0) {  // ACL_MEM_LOCATION_TYPE_HOST
+    return Err(StatusCode::kInvalidParam, "location.type {} is not HOST or DEVICE", location_type);
+  }
+  ACLSIM_ASSIGN_OR_RETURN(auto mapping, MappingOf(runtime, va, size));
+  std::lock_guard<std::mutex> lock(g_access_mu);
+  g_access[{mapping.first.get(), mapping.second.base}][LocationKey(location_type, location_id)] =
+      flags;
+  return Status::Ok();
+}
+
+Result<uint64_t> GetAccess(core::Runtime& runtime, void* va, uint32_t location_type,
+                           uint32_t location_id) {
+  ACLSIM_ASSIGN_OR_RETURN(auto mapping, MappingOf(runtime, va, 1));
+  std::lock_guard<std::mutex> lock(g_access_mu);
+  auto entry = g_access.find({mapping.first.get(), mapping.second.base});
+  if (entry != g_access.end()) {
+    auto flags = entry->second.find(LocationKey(location_type, location_id));
+    if (flags != entry->second.end()) return flags->second;
+  }
+  const bool own =
+      location_type == kLocationDevice && static_cast<int32_t>(location_id) == mapping.first->id();
+  return uint64_t{own ? 3u : 0u};
 }
 
 Result<uint64_t> ExportShareable(void* handle) {

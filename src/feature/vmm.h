@@ -65,6 +65,16 @@ Status MapMem(core::Runtime& runtime, void* va, size_t size, size_t offset, void
 Status UnmapMem(core::Runtime& runtime, void* va);
 Result<PhysicalProps> PropertiesOf(void* handle);
 
+// aclrtMemSetAccess / aclrtMemGetAccess: access flags (NONE 0, READ 1, READWRITE 3) of a
+// location (device `location_id` when `location_type` is DEVICE, else the host) to mapped
+// memory. [va, va+size) must lie in one mapping; flags are recorded per mapping and location
+// and read back (the simulator does not enforce them). A mapping's own device starts with
+// READWRITE, every other location with NONE.
+Status SetAccess(core::Runtime& runtime, void* va, size_t size, uint32_t location_type,
+                 uint32_t location_id, uint64_t flags);
+Result<uint64_t> GetAccess(core::Runtime& runtime, void* va, uint32_t location_type,
+                           uint32_t location_id);
+
 Result<uint64_t> ExportShareable(void* handle);
 Status SetSharePids(uint64_t shareable, const int32_t* pids, size_t count);
 // Returns the new aclrtDrvMemHandle, on device `device_id` (open in this process).

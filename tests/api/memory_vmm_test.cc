@@ -121,6 +121,37 @@ TEST_F(AclTest, VirtualMemoryMisuseIsRefusedWithAMessage) {
   EXPECT_ACL_ERR(kBadParam, aclrtReleaseMemAddress, va);
 }
 
+TEST_F(AclTest, AccessFlagsOfAMappingAreRecordedPerLocation) {
+  const size_t g = Granularity();
+  void* va = nullptr;
+  ASSERT_ACL_OK(aclrtReserveMemAddress(&va, g, 0, nullptr, 0));
+  aclrtDrvMemHandle phys = nullptr;
+  aclrtPhysicalMemProp prop = HbmProp();
+  ASSERT_ACL_OK(aclrtMallocPhysical(&phys, g, &prop, 0));
+  ASSERT_ACL_OK(aclrtMapMem(va, g, 0, phys, 0));
+  aclrtMemLocation device0 = {0, ACL_MEM_LOCATION_TYPE_DEVICE};
+  aclrtMemLocation host = {0, ACL_MEM_LOCATION_TYPE_HOST};
+  uint64_t flags = 99;
+  ASSERT_ACL_OK(aclrtMemGetAccess(va, &device0, &flags));
+  EXPECT_EQ(flags, uint64_t{ACL_RT_MEM_ACCESS_FLAGS_READWRITE});
+  ASSERT_ACL_OK(aclrtMemGetAccess(va, &host, &flags));
+  EXPECT_EQ(flags, uint64_t{ACL_RT_MEM_ACCESS_FLAGS_NONE});
+  aclrtMemAccessDesc desc = {};
+  desc.flags = ACL_RT_MEM_ACCESS_FLAGS_READ;
+  desc.location = host;
+  ASSERT_ACL_OK(aclrtMemSetAccess(va, g, &desc, 1));
+  ASSERT_ACL_OK(aclrtMemGetAccess(static_cast<char*>(va) + 100, &host, &flags));
+  EXPECT_EQ(flags, uint64_t{ACL_RT_MEM_ACCESS_FLAGS_READ});
+  desc.flags = static_cast<aclrtMemAccessFlags>(2);
+  EXPECT_ACL_ERR(kBadParam, aclrtMemSetAccess, va, g, &desc, 1);
+  desc.flags = ACL_RT_MEM_ACCESS_FLAGS_READ;
+  EXPECT_ACL_ERR(kBadParam, aclrtMemSetAccess, va, 2 * g, &desc, 1);  // past the mapping
+  ASSERT_ACL_OK(aclrtUnmapMem(va));
+  EXPECT_ACL_ERR(kBadParam, aclrtMemGetAccess, va, &host, &flags);
+  ASSERT_ACL_OK(aclrtFreePhysical(phys));
+  ASSERT_ACL_OK(aclrtReleaseMemAddress(va));
+}
+
 TEST_F(AclTest, PhysicalMemoryCountsAgainstTheDevice) {
   size_t free0 = 0, total = 0;
   ASSERT_ACL_OK(aclrtGetMemInfo(ACL_HBM_MEM, &free0, &total));
