@@ -182,6 +182,18 @@ inline std::string AclsimConfig(const std::string& members) {
   return "{\"aclsim\": {" + members + "}}";
 }
 
+// Free and total bytes of the current device's HBM (aclrtGetMemInfo).
+inline size_t FreeHbm() {
+  size_t free_bytes = 0, total = 0;
+  EXPECT_ACL_OK(aclrtGetMemInfo(ACL_HBM_MEM, &free_bytes, &total));
+  return free_bytes;
+}
+inline size_t TotalHbm() {
+  size_t free_bytes = 0, total = 0;
+  EXPECT_ACL_OK(aclrtGetMemInfo(ACL_HBM_MEM, &free_bytes, &total));
+  return total;
+}
+
 // A stream held back by a wait on an event that is recorded later: work enqueued on it
 // stays in flight until Release().
 class HeldStream {

@@ -8,17 +8,8 @@ namespace {
 
 using acltest::AclTest;
 
-size_t FreeHbm() {
-  size_t free_bytes = 0, total = 0;
-  EXPECT_ACL_OK(aclrtGetMemInfo(ACL_HBM_MEM, &free_bytes, &total));
-  return free_bytes;
-}
-
-size_t TotalHbm() {
-  size_t free_bytes = 0, total = 0;
-  EXPECT_ACL_OK(aclrtGetMemInfo(ACL_HBM_MEM, &free_bytes, &total));
-  return total;
-}
+using acltest::FreeHbm;
+using acltest::TotalHbm;
 
 TEST_F(AclTest, FreedBlockIsReusedForTheSameSize) {
   void* first = nullptr;

@@ -10,11 +10,7 @@ using acltest::RoundTrip;
 
 constexpr int kBadParam = ACL_ERROR_INVALID_PARAM;
 
-size_t FreeHbm() {
-  size_t free = 0, total = 0;
-  EXPECT_ACL_OK(aclrtGetMemInfo(ACL_HBM_MEM, &free, &total));
-  return free;
-}
+using acltest::FreeHbm;
 
 TEST_F(AclTest, MallocWithCfgBehavesAsMallocWithoutAttributes) {
   void* dev = nullptr;
