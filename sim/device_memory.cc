@@ -52,6 +52,7 @@ DeviceMemory::DeviceMemory(uint32_t device_id, uint64_t hbm_bytes, uint64_t ddr_
 DeviceMemory::~DeviceMemory() {
   if (mapping_ != nullptr) munmap(mapping_, mapping_bytes_);  // mappings inside go with it
   for (auto& entry : physicals_) close(entry.second.fd);
+  for (auto& entry : shared_) close(entry.second);
 }
 
 DeviceMemory::Pool* DeviceMemory::PoolFor(driver::MemPool pool) {
@@ -108,6 +109,11 @@ Status DeviceMemory::Free(void* addr) {
     const uint64_t size = p->allocator.Release(a - p->base);
     if (size == 0) break;
     p->used -= size;
+    if (auto shared = shared_.find(a); shared != shared_.end()) {  // IPC: back to private pages
+      (void)Unmapped(a, size);
+      close(shared->second);
+      shared_.erase(shared);
+    }
     page_tables_.erase(a);
     // Give the pages back to the host; the range stays reserved and reads as zero.
     madvise(addr, size, MADV_DONTNEED);

@@ -68,6 +68,8 @@ class DeviceMemory {
   int PhysicalFd(uint64_t handle) const;
   Status Map(void* addr, size_t bytes, uint64_t handle, size_t offset);
   Status Unmap(void* addr);
+  // IPC: moves the allocation holding [addr, addr+bytes) onto a memfd, in place.
+  Status Share(const void* addr, size_t bytes, int* fd, size_t* offset, size_t* file_bytes);
 
  private:
   struct Pool {
@@ -111,6 +113,7 @@ class DeviceMemory {
   uint64_t next_physical_ = 1;
   std::map<uintptr_t, uint64_t> reservations_;  // start -> bytes
   std::map<uintptr_t, VmMapping> vm_maps_;      // start -> mapping
+  std::map<uintptr_t, int> shared_;             // allocation start -> its memfd (IPC)
 };
 
 }  // namespace aclsim::sim

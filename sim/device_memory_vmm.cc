@@ -199,6 +199,45 @@ Status DeviceMemory::Unmap(void* addr) {
   return Status::Ok();
 }
 
+Status DeviceMemory::Share(const void* addr, size_t bytes, int* fd, size_t* offset,
+                           size_t* file_bytes) {
+  const auto start = reinterpret_cast<uintptr_t>(addr);
+  std::lock_guard<std::mutex> lock(mu_);
+  auto it = page_tables_.upper_bound(start);
+  if (it == page_tables_.begin() || (--it, start + bytes > it->first + it->second.bytes) ||
+      vm_maps_.count(it->first) != 0) {
+    return Err(StatusCode::kInvalidParam,
+               "[{}, +{}) is not inside one device allocation that can be shared", addr, bytes);
+  }
+  const uintptr_t base = it->first;
+  const uint64_t size = it->second.bytes;
+  *offset = start - base;
+  *file_bytes = size;
+  if (auto shared = shared_.find(base); shared != shared_.end()) {
+    *fd = shared->second;
+    return Status::Ok();
+  }
+  const int file = memfd_create("aclsim-ipc", MFD_CLOEXEC);
+  if (file < 0 || ftruncate(file, static_cast<off_t>(size)) != 0 ||
+      pwrite(file, reinterpret_cast<const void*>(base), size, 0) != static_cast<ssize_t>(size)) {
+    const int err = errno;
+    if (file >= 0) close(file);
+    return Err(StatusCode::kBadAlloc, "cannot share {} bytes of device memory: {}", size,
+               std::strerror(err));
+  }
+  void* mapped = mmap(reinterpret_cast<void*>(base), size, PROT_READ | PROT_WRITE,
+                      MAP_SHARED | MAP_FIXED, file, 0);
+  if (mapped == MAP_FAILED) {
+    const int err = errno;
+    close(file);
+    return Err(StatusCode::kBadAlloc, "cannot share device memory at {:#x}: {}", base,
+               std::strerror(err));
+  }
+  shared_[base] = file;
+  *fd = file;
+  return Status::Ok();
+}
+
 Status DeviceMemory::Unmapped(uintptr_t addr, uint64_t bytes) {
   void* back = mmap(reinterpret_cast<void*>(addr), bytes, PROT_READ | PROT_WRITE,
                     MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | MAP_FIXED, -1, 0);

@@ -93,6 +93,12 @@ Status SimDevice::UnmapPhysical(void* addr) { return memory_.Unmap(addr); }
 
 int SimDevice::ExportPhysical(uint64_t handle) { return memory_.PhysicalFd(handle); }
 
+Status SimDevice::ShareRange(const void* addr, size_t bytes, int* fd, size_t* offset,
+                             size_t* file_bytes) {
+  ACLSIM_RETURN_IF_ERROR(scheduler_->LostStatus(id_));
+  return memory_.Share(addr, bytes, fd, offset, file_bytes);
+}
+
 Status SimDevice::ImportPhysical(int fd, size_t bytes, driver::PageSize page, uint64_t* handle) {
   ACLSIM_RETURN_IF_ERROR(scheduler_->LostStatus(id_));
   return memory_.ImportPhysical(fd, bytes, page, handle);

@@ -50,6 +50,8 @@ class SimDevice final : public driver::Device {
   Status MapPhysical(void* addr, size_t bytes, uint64_t handle, size_t offset) override;
   Status UnmapPhysical(void* addr) override;
   int ExportPhysical(uint64_t handle) override;
+  Status ShareRange(const void* addr, size_t bytes, int* fd, size_t* offset,
+                    size_t* file_bytes) override;
   Status ImportPhysical(int fd, size_t bytes, driver::PageSize page, uint64_t* handle) override;
   uint64_t MemoryFence() const override;
   bool FenceReached(uint64_t fence) override;

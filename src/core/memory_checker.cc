@@ -14,7 +14,8 @@ namespace {
 bool WrittenOutsideTasks(const Allocation& allocation) {
   return std::strcmp(allocation.api, "aclrtMemAllocManaged") == 0 ||
          std::strcmp(allocation.api, "aclrtHostRegister") == 0 ||
-         std::strcmp(allocation.api, "aclrtMapMem") == 0;
+         std::strcmp(allocation.api, "aclrtMapMem") == 0 ||
+         std::strcmp(allocation.api, "aclrtIpcMemImportByKey") == 0;
 }
 
 // The first byte of [start, end) not covered by `written`, or end if all are.

@@ -138,6 +138,12 @@ class Device {
   virtual Status MapPhysical(void* addr, size_t bytes, uint64_t handle, size_t offset) = 0;
   virtual Status UnmapPhysical(void* addr) = 0;
   virtual int ExportPhysical(uint64_t handle) = 0;
+  // IPC (aclrtIpcMemGetExportKey): makes the allocation (AllocPhysical) holding
+  // [addr, addr+bytes) shareable with other processes, in place -- same addresses, same
+  // contents -- and returns a file descriptor of it (owned by the device) with the range's
+  // offset in it and the file's size. Idempotent; freeing the allocation ends the sharing.
+  virtual Status ShareRange(const void* addr, size_t bytes, int* fd, size_t* offset,
+                            size_t* file_bytes) = 0;
   virtual Status ImportPhysical(int fd, size_t bytes, PageSize page, uint64_t* handle) = 0;
   // Fences for reusing memory freed while tasks run (the core's caching allocator). A fence
   // taken now is 0 if no task of the device is in flight, else the id of the last task
