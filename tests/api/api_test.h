@@ -177,6 +177,35 @@ inline bool RoundTrip(void* dev, size_t bytes, uint32_t seed) {
   return FirstMismatch(in.data(), out.data(), bytes) == -1;
 }
 
+// Pins host memory the test owns (a std::vector's, typically) with aclrtHostRegisterV2 for
+// the object's lifetime, so that asynchronous copies between it and the device are legal:
+// the memory checker (ACLSIM_MEMCHECK=1) reports async copies from pageable host memory.
+// Registration does not change the memory, the copies or their simulated times. Needs a
+// current context; destroy it (end its scope) before aclFinalize. The vector must not be
+// resized while pinned.
+class PinnedHost {
+ public:
+  PinnedHost(const void* ptr, size_t bytes) : ptr_(const_cast<void*>(ptr)) {
+    EXPECT_ACL_OK(aclrtHostRegisterV2(ptr_, bytes, ACL_HOST_REG_PINNED));
+  }
+  template <typename T>
+  explicit PinnedHost(const std::vector<T>& data)
+      : PinnedHost(data.data(), data.size() * sizeof(T)) {}
+  ~PinnedHost() { EXPECT_ACL_OK(aclrtHostUnregister(ptr_)); }
+  PinnedHost(const PinnedHost&) = delete;
+  PinnedHost& operator=(const PinnedHost&) = delete;
+
+ private:
+  void* ptr_;
+};
+
+// True when ACLSIM_MEMCHECK turns the memory checker on (as it does for a runtime whose
+// aclInit config does not set "memcheck").
+inline bool MemcheckFromEnvironment() {
+  const char* value = getenv("ACLSIM_MEMCHECK");
+  return value != nullptr && std::strcmp(value, "0") != 0;
+}
+
 // A JSON config selecting the backend options, e.g. AclsimConfig("\"device_count\": 2").
 inline std::string AclsimConfig(const std::string& members) {
   return "{\"aclsim\": {" + members + "}}";

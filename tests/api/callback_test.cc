@@ -239,6 +239,7 @@ TEST_F(CallbackTest, HostFunctionsRunInStreamOrder) {
   for (int i = 0; i < 50; ++i) args.push_back(CallbackArg{&record_, i});
   const size_t kBytes = 64 << 10;
   std::vector<uint8_t> in = acltest::Pattern(kBytes, 21), out(kBytes, 0);
+  acltest::PinnedHost pinned_in(in), pinned_out(out);
   void* dev = nullptr;
   ASSERT_ACL_OK(aclrtMalloc(&dev, kBytes, ACL_MEM_MALLOC_HUGE_FIRST));
   for (int i = 0; i < 50; ++i) {
@@ -320,6 +321,7 @@ TEST_F(AclNoInitTest, FailedTaskReachesTheExceptionCallbackAndTheNextSynchronize
   ASSERT_ACL_OK(aclrtStreamGetId(stream, &stream_id));
   const size_t kBytes = 4096;
   std::vector<uint8_t> in = acltest::Pattern(kBytes, 22), out(kBytes, 0);
+  acltest::PinnedHost pinned_in(in), pinned_out(out);
   void* dev = nullptr;
   ASSERT_ACL_OK(aclrtMalloc(&dev, kBytes, ACL_MEM_MALLOC_HUGE_FIRST));
   for (int task = 1; task <= 4; ++task) {  // tasks 1..4 succeed

@@ -2,6 +2,7 @@
 // handed between threads, and concurrent creation/destruction of resources.
 #include <atomic>
 #include <future>
+#include <memory>
 #include <thread>
 
 #include "api_test.h"
@@ -11,6 +12,7 @@ namespace {
 using acltest::AclTest;
 using acltest::FirstMismatch;
 using acltest::Pattern;
+using acltest::PinnedHost;
 
 class ConcurrencyTest : public AclTest {
  protected:
@@ -44,8 +46,10 @@ TEST_F(ConcurrencyTest, EightThreadsWithOwnStreamsCopyAndVerify) {
     ASSERT_ACL_OK(aclrtMalloc(&a, kBytes, ACL_MEM_MALLOC_HUGE_FIRST));
     ASSERT_ACL_OK(aclrtMalloc(&b, kBytes, ACL_MEM_MALLOC_HUGE_FIRST));
     std::vector<uint8_t> out(kBytes);
+    PinnedHost pinned_out(out);
     for (int round = 0; round < kRounds; ++round) {
       const std::vector<uint8_t> in = Pattern(kBytes, static_cast<uint32_t>(thread * 1000 + round));
+      PinnedHost pinned_in(in);
       std::fill(out.begin(), out.end(), 0);
       ASSERT_ACL_OK(
           aclrtMemcpyAsync(a, kBytes, in.data(), kBytes, ACL_MEMCPY_HOST_TO_DEVICE, stream));
@@ -73,8 +77,10 @@ TEST_F(ConcurrencyTest, FourThreadsShareOneStream) {
   RunThreads(kThreads, [&](int thread) {
     char* slice = static_cast<char*>(dev) + kSlice * thread;
     std::vector<uint8_t> out(kSlice);
+    PinnedHost pinned_out(out);
     for (int round = 0; round < kRounds; ++round) {
       const std::vector<uint8_t> in = Pattern(kSlice, static_cast<uint32_t>(thread * 100 + round));
+      PinnedHost pinned_in(in);
       ASSERT_ACL_OK(
           aclrtMemcpyAsync(slice, kSlice, in.data(), kSlice, ACL_MEMCPY_HOST_TO_DEVICE, shared));
       ASSERT_ACL_OK(
@@ -95,6 +101,8 @@ TEST_F(ConcurrencyTest, EventsRecordedOnOneThreadAreWaitedOnAnother) {
   ASSERT_ACL_OK(aclrtMalloc(&dev, kBytes * kRounds, ACL_MEM_MALLOC_HUGE_FIRST));
   std::vector<std::vector<uint8_t>> inputs;
   for (int round = 0; round < kRounds; ++round) inputs.push_back(Pattern(kBytes, 500 + round));
+  std::vector<std::unique_ptr<PinnedHost>> pinned_inputs;
+  for (const auto& input : inputs) pinned_inputs.push_back(std::make_unique<PinnedHost>(input));
   // The producer hands each recorded event to the consumer through a promise.
   std::vector<std::promise<aclrtEvent>> handoff(kRounds);
   std::atomic<int> mismatches{0};
@@ -119,6 +127,7 @@ TEST_F(ConcurrencyTest, EventsRecordedOnOneThreadAreWaitedOnAnother) {
     aclrtStream stream = nullptr;
     ASSERT_ACL_OK(aclrtCreateStream(&stream));
     std::vector<uint8_t> out(kBytes);
+    PinnedHost pinned_out(out);
     for (int round = 0; round < kRounds; ++round) {
       aclrtEvent event = handoff[round].get_future().get();
       ASSERT_ACL_OK(aclrtStreamWaitEvent(stream, event));
@@ -207,6 +216,7 @@ TEST_F(ConcurrencyTest, ThreadsUseDifferentDevices) {
       for (int round = 0; round < 20; ++round) {
         const std::vector<uint8_t> in = Pattern(kBytes, static_cast<uint32_t>(device * 50 + round));
         std::vector<uint8_t> out(kBytes, 0);
+        PinnedHost pinned_in(in), pinned_out(out);
         ASSERT_ACL_OK(
             aclrtMemcpyAsync(dev, kBytes, in.data(), kBytes, ACL_MEMCPY_HOST_TO_DEVICE, stream));
         ASSERT_ACL_OK(

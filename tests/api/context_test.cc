@@ -118,6 +118,7 @@ TEST_F(AclTest, NewThreadHasNoContextUntilItSetsOne) {
     ASSERT_ACL_OK(aclrtCreateStream(&stream));
     const size_t kBytes = 4096;
     std::vector<uint8_t> in = acltest::Pattern(kBytes, 3), out(kBytes, 0);
+    acltest::PinnedHost pinned_in(in), pinned_out(out);
     ASSERT_ACL_OK(aclrtMalloc(&ptr, kBytes, ACL_MEM_MALLOC_HUGE_FIRST));
     ASSERT_ACL_OK(
         aclrtMemcpyAsync(ptr, kBytes, in.data(), kBytes, ACL_MEMCPY_HOST_TO_DEVICE, stream));

@@ -172,6 +172,7 @@ TEST_F(AclTest, ResetDeviceForceDropsEveryReferenceAndHandle) {
 TEST_F(AclTest, ResetDeviceFinishesPendingWork) {
   const size_t kBytes = 1 << 20;
   std::vector<uint8_t> in = acltest::Pattern(kBytes, 1), out(kBytes, 0);
+  acltest::PinnedHost pinned_in(in), pinned_out(out);
   void* dev = nullptr;
   aclrtStream stream = nullptr;
   ASSERT_ACL_OK(aclrtMalloc(&dev, kBytes, ACL_MEM_MALLOC_HUGE_FIRST));
@@ -202,6 +203,7 @@ TEST_F(AclTest, DeviceWorksAgainAfterReset) {
 TEST_F(AclTest, SynchronizeDeviceWaitsForEveryStream) {
   const size_t kBytes = 256 << 10;
   std::vector<uint8_t> in = acltest::Pattern(kBytes, 2), out1(kBytes, 0), out2(kBytes, 0);
+  acltest::PinnedHost pinned_out1(out1), pinned_out2(out2);
   void* dev = nullptr;
   aclrtStream s1 = nullptr, s2 = nullptr;
   ASSERT_ACL_OK(aclrtMalloc(&dev, kBytes, ACL_MEM_MALLOC_HUGE_FIRST));

@@ -1,5 +1,6 @@
 // Events: flags, record/reset/query/synchronise, simulated timing (elapsed time and
 // timestamps), ids and the SoC's event limit.
+#include <memory>
 #include <set>
 
 #include "api_test.h"
@@ -24,9 +25,11 @@ class EventTest : public AclTest {
     ASSERT_ACL_OK(aclrtDestroyEvent(destroyed_));
     ASSERT_ACL_OK(aclrtMalloc(&dev_, kMaxBytes, ACL_MEM_MALLOC_HUGE_FIRST));
     host_ = acltest::Pattern(kMaxBytes, 8);
+    pinned_ = std::make_unique<acltest::PinnedHost>(host_);  // the host side of async copies
     acltest::ClearRecentErrors();
   }
   void TearDown() override {
+    pinned_.reset();
     EXPECT_ACL_OK(aclrtFree(dev_));
     AclTest::TearDown();
   }
@@ -52,6 +55,7 @@ class EventTest : public AclTest {
   aclrtEvent destroyed_ = nullptr;
   void* dev_ = nullptr;
   std::vector<uint8_t> host_;
+  std::unique_ptr<acltest::PinnedHost> pinned_;
 };
 
 TEST_F(EventTest, CreateWithEveryFlag) {

@@ -31,6 +31,7 @@ float TimedUpload(size_t bytes) {
   aclrtEvent start = nullptr, stop = nullptr;
   void* dev = nullptr;
   std::vector<uint8_t> host(bytes, 7);
+  acltest::PinnedHost pinned(host);
   float ms = -1.0f;
   EXPECT_EQ(aclrtCreateStream(&stream), ACL_SUCCESS);
   EXPECT_EQ(aclrtCreateEvent(&start), ACL_SUCCESS);
@@ -96,6 +97,7 @@ TEST_F(AclNoInitTest, LostDeviceFailsTheNextSyncAndCallsTheExceptionCallback) {
   ASSERT_ACL_OK(aclrtCreateStream(&stream));
   const size_t kBytes = 4096;
   std::vector<uint8_t> host(kBytes, 3);
+  acltest::PinnedHost pinned(host);
   void* dev = nullptr;
   ASSERT_ACL_OK(aclrtMalloc(&dev, kBytes, ACL_MEM_MALLOC_NORMAL_ONLY));
   aclrtDeviceStatus status = ACL_RT_DEVICE_STATUS_END;

@@ -161,6 +161,7 @@ TEST_F(aclrtMemcpyTest, ZeroCountCopiesNothing) {
 
 TEST_F(aclrtMemcpyTest, AsyncCopiesEveryKindOnAStream) {
   std::vector<uint8_t> in = Pattern(kBytes, 14), out(kBytes, 0), h2h(kBytes, 0);
+  acltest::PinnedHost pinned_in(in);  // host-to-host copies need no pinned memory
   ASSERT_ACL_OK(
       aclrtMemcpyAsync(dev_a_, kBytes, in.data(), kBytes, ACL_MEMCPY_HOST_TO_DEVICE, stream_));
   ASSERT_ACL_OK(
@@ -237,9 +238,11 @@ TEST_F(aclrtMemcpy2dTest, AsyncCopiesOnAStream) {
   std::vector<uint8_t> src = Pattern(kSpitch * kHeight, 18);
   std::vector<uint8_t> background(kBytes, 0x55);
   ASSERT_ACL_OK(aclrtMemcpy(dev_a_, kBytes, background.data(), kBytes, ACL_MEMCPY_HOST_TO_DEVICE));
+  acltest::PinnedHost pinned_src(src);
   ASSERT_ACL_OK(aclrtMemcpy2dAsync(dev_a_, kDpitch, src.data(), kSpitch, kWidth, kHeight,
                                    ACL_MEMCPY_HOST_TO_DEVICE, stream_));
   std::vector<uint8_t> back(kDpitch * kHeight, 0);
+  acltest::PinnedHost pinned_back(back);
   ASSERT_ACL_OK(aclrtMemcpyAsync(back.data(), back.size(), dev_a_, back.size(),
                                  ACL_MEMCPY_DEVICE_TO_HOST, stream_));
   ASSERT_ACL_OK(aclrtSynchronizeStream(stream_));
@@ -284,6 +287,7 @@ class PeerCopyTest : public AclTest {
     AclTest::SetUp();
     ASSERT_ACL_OK(aclrtSetDevice(1));
     ASSERT_ACL_OK(aclrtMalloc(&dev1_, kBytes, ACL_MEM_MALLOC_HUGE_FIRST));
+    ASSERT_ACL_OK(aclrtMemset(dev1_, kBytes, 0, kBytes));  // defined contents for Device1Holds
     ASSERT_ACL_OK(aclrtSetDevice(0));
     ASSERT_ACL_OK(aclrtMalloc(&dev0_, kBytes, ACL_MEM_MALLOC_HUGE_FIRST));
     ASSERT_ACL_OK(aclrtMemcpy(dev0_, kBytes, in_.data(), kBytes, ACL_MEMCPY_HOST_TO_DEVICE));

@@ -62,6 +62,7 @@ TEST_F(AclTest, AfterARandomTraceNinetyPercentOfTheDeviceAllocatesInOneBlock) {
 TEST_F(AclTest, BlockFreedWhileAStreamMayUseItIsNotHandedOutUntilTheStreamIsDone) {
   const size_t kBytes = 256 << 10;
   std::vector<uint8_t> in = acltest::Pattern(kBytes, 5);
+  acltest::PinnedHost pinned_in(in);
   acltest::HeldStream held;
   void* a = nullptr;
   ASSERT_ACL_OK(aclrtMalloc(&a, kBytes, ACL_MEM_MALLOC_HUGE_FIRST));
@@ -73,7 +74,13 @@ TEST_F(AclTest, BlockFreedWhileAStreamMayUseItIsNotHandedOutUntilTheStreamIsDone
   ASSERT_ACL_OK(aclrtMalloc(&b, kBytes, ACL_MEM_MALLOC_HUGE_FIRST));
   EXPECT_NE(b, a);
   ASSERT_ACL_OK(aclrtMemset(b, kBytes, 0x5A, kBytes));
-  held.Release();  // the copy runs now, into the freed block, not into `b`
+  held.Open();  // the copy runs now, into the freed block, not into `b`
+  if (acltest::MemcheckFromEnvironment()) {
+    // The memory checker reports the free above (a use after free) on the held stream.
+    EXPECT_ACL_ERR(ACL_ERROR_RT_DEVICE_MEM_ERROR, aclrtSynchronizeStream, held.stream());
+  } else {
+    EXPECT_ACL_OK(aclrtSynchronizeStream(held.stream()));
+  }
   std::vector<uint8_t> out(kBytes, 0);
   ASSERT_ACL_OK(aclrtMemcpy(out.data(), kBytes, b, kBytes, ACL_MEMCPY_DEVICE_TO_HOST));
   EXPECT_EQ(std::count(out.begin(), out.end(), 0x5A), static_cast<long>(kBytes));

@@ -44,6 +44,7 @@ TEST_F(PoolTest, AllocationsCarryDataInStreamOrder) {
   void* dev = nullptr;
   ASSERT_ACL_OK(aclrtMemPoolMallocAsync(&dev, kBytes, pool, stream_));
   std::vector<uint8_t> in = acltest::Pattern(kBytes, 4), out(kBytes, 0);
+  acltest::PinnedHost pinned_in(in), pinned_out(out);
   ASSERT_ACL_OK(
       aclrtMemcpyAsync(dev, kBytes, in.data(), kBytes, ACL_MEMCPY_HOST_TO_DEVICE, stream_));
   ASSERT_ACL_OK(
@@ -65,6 +66,7 @@ TEST_F(PoolTest, FreedBlockIsReusedOnlyAfterTheWorkBeforeTheFree) {
   void* a = nullptr;
   ASSERT_ACL_OK(aclrtMemPoolMallocAsync(&a, 4096, pool, held.stream()));
   std::vector<uint8_t> in = acltest::Pattern(4096, 8);
+  acltest::PinnedHost pinned_in(in);
   ASSERT_ACL_OK(
       aclrtMemcpyAsync(a, 4096, in.data(), 4096, ACL_MEMCPY_HOST_TO_DEVICE, held.stream()));
   ASSERT_ACL_OK(aclrtMemPoolFreeAsync(a, held.stream()));

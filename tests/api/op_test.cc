@@ -260,6 +260,7 @@ TEST_F(OpTest, DeviceValueInputIsReadAfterTheStreamCatchesUp) {
   aclTensorDesc* out[1] = {Desc(ACL_FLOAT, {3, 2})};
   aclDataBuffer* perm = Device<int32_t>({0, 1});
   static const int32_t kPerm[2] = {1, 0};
+  acltest::PinnedHost pinned_perm(kPerm, sizeof(kPerm));
   ASSERT_ACL_OK(aclrtMemcpyAsync(aclGetDataBufferAddr(perm), 8, kPerm, 8, ACL_MEMCPY_HOST_TO_DEVICE,
                                  stream_));
   aclDataBuffer* a[2] = {Device<float>({1, 2, 3, 4, 5, 6}), perm};

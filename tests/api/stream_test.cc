@@ -163,6 +163,7 @@ TEST_F(StreamTest, DestroyRefusesNullDestroyedAndWrongKindHandles) {
 TEST_F(StreamTest, DestroyWithPendingWorkCompletesIt) {
   const size_t kBytes = 2 << 20;
   std::vector<uint8_t> in = acltest::Pattern(kBytes, 4), out(kBytes, 0);
+  acltest::PinnedHost pinned_in(in), pinned_out(out);
   void* dev = nullptr;
   ASSERT_ACL_OK(aclrtMalloc(&dev, kBytes, ACL_MEM_MALLOC_HUGE_FIRST));
   ASSERT_ACL_OK(
@@ -214,6 +215,7 @@ TEST_F(StreamTest, DestroyedStreamDoesNotAliasANewerStream) {
 TEST_F(StreamTest, NullStreamIsTheDefaultStream) {
   const size_t kBytes = 8192;
   std::vector<uint8_t> in = acltest::Pattern(kBytes, 6), out(kBytes, 0);
+  acltest::PinnedHost pinned_in(in), pinned_out(out);
   void* dev = nullptr;
   ASSERT_ACL_OK(aclrtMalloc(&dev, kBytes, ACL_MEM_MALLOC_HUGE_FIRST));
   ASSERT_ACL_OK(
@@ -330,6 +332,7 @@ TEST_F(StreamTest, PriorityAttributeMatchesCreationPriority) {
 TEST_F(StreamTest, WaitEventOrdersAcrossStreams) {
   const size_t kBytes = 1 << 20;
   std::vector<uint8_t> in = acltest::Pattern(kBytes, 7), out(kBytes, 0);
+  acltest::PinnedHost pinned_in(in), pinned_out(out);
   void* dev = nullptr;
   ASSERT_ACL_OK(aclrtMalloc(&dev, kBytes, ACL_MEM_MALLOC_HUGE_FIRST));
   aclrtStream consumer = nullptr;
