@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Quick start 2: install what is missing, then build and pass the whole test suite:
 # format check, a release build, an ASan+UBSan build and a TSan build, each running every
-# test (unit, driver conformance, ABI, API, examples, SDK install).
+# test (unit, driver conformance, ABI, API, examples, SDK install), and the release API tests
+# and examples once more with the memory checker on.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/install-deps.sh
@@ -36,6 +37,16 @@ run_suite() {
 }
 
 run_suite release
+# The API tests and examples again with the memory checker on: it must report nothing
+# (docs/memory.md); its own seeded faults are in tests/api/memcheck_test.cc.
+echo "=== release: API tests and examples with ACLSIM_MEMCHECK=1"
+memcheck_log="build/release/ctest-memcheck.log"
+if ACLSIM_MEMCHECK=1 ctest --test-dir build/release -L 'api|example' --output-on-failure -j 2 \
+    --timeout 600 | tee "$memcheck_log"; then
+  :
+else
+  failed=$((failed + 1))
+fi
 echo "=== clang-tidy"
 scripts/check-tidy.sh build/release
 ASAN_OPTIONS="detect_leaks=1:abort_on_error=1" UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1" \

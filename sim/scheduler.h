@@ -98,6 +98,7 @@ class Scheduler {
   // valid until RemoveDevice; and whether every task with an id <= `fence` has completed.
   const DeviceSched* Progress(uint32_t device);
   bool FenceReached(uint32_t device, uint64_t fence);
+  bool QueueDoneThrough(uint32_t device, driver::QueueId queue, uint64_t task_id);
 
  private:
   using Lock = std::unique_lock<AdaptiveMutex>;

@@ -285,6 +285,14 @@ bool Scheduler::FenceReached(uint32_t device, uint64_t fence) {
   return true;
 }
 
+bool Scheduler::QueueDoneThrough(uint32_t device, driver::QueueId queue, uint64_t task_id) {
+  Lock lock(mu_);
+  auto it = devices_.find(device);
+  if (it == devices_.end()) return true;
+  auto q = it->second->queues.find(queue);
+  return q == it->second->queues.end() || DoneThrough(*q->second, task_id);
+}
+
 void Scheduler::SetFailureHandler(uint32_t device,
                                   std::function<void(const driver::TaskFailure&)> handler) {
   Lock lock(mu_);

@@ -111,6 +111,10 @@ uint64_t SimDevice::MemoryFence() const {
 
 bool SimDevice::FenceReached(uint64_t fence) { return scheduler_->FenceReached(id_, fence); }
 
+bool SimDevice::QueueDoneThrough(driver::QueueId queue, uint64_t task_id) {
+  return scheduler_->QueueDoneThrough(id_, queue, task_id);
+}
+
 Status SimDevice::CreateQueue(const driver::QueueConfig& config, driver::QueueId* queue) {
   return scheduler_->CreateQueue(id_, config, queue);
 }

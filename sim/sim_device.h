@@ -55,6 +55,7 @@ class SimDevice final : public driver::Device {
   Status ImportPhysical(int fd, size_t bytes, driver::PageSize page, uint64_t* handle) override;
   uint64_t MemoryFence() const override;
   bool FenceReached(uint64_t fence) override;
+  bool QueueDoneThrough(driver::QueueId queue, uint64_t task_id) override;
 
   Status CreateQueue(const driver::QueueConfig& config, driver::QueueId* queue) override;
   Status DestroyQueue(driver::QueueId queue, bool force) override;

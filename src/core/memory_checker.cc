@@ -107,6 +107,7 @@ void MemoryChecker::Record(Device& device, Stream* stream, uint64_t task_id, con
     if (access.write && access.bytes > 0) AddRange(&state.written, start, start + access.bytes);
     if (stream != nullptr) {
       state.last_task = task_id;
+      state.last_queue = stream->queue();
       state.last_stream = stream->weak_from_this();
     }
   }
@@ -124,7 +125,7 @@ std::pair<std::string, std::shared_ptr<Stream>> MemoryChecker::OnFree(
   }
   if (state.last_task == 0) return {};
   auto backend = device.backend();
-  if (!backend.ok() || (*backend)->FenceReached(state.last_task)) return {};
+  if (!backend.ok() || (*backend)->QueueDoneThrough(state.last_queue, state.last_task)) return {};
   auto stream = state.last_stream.lock();
   return {
       fmt::format("aclrtFree of {} ({} bytes, made by {}) on device {} while task {} that "
@@ -136,6 +137,11 @@ std::pair<std::string, std::shared_ptr<Stream>> MemoryChecker::OnFree(
 void MemoryChecker::OnAllocate(Device& device, const void* base) {
   std::lock_guard<std::mutex> lock(mu_);
   states_.erase({&device, reinterpret_cast<uintptr_t>(base)});
+}
+
+void MemoryChecker::MarkWritten(Device& device, const void* ptr, size_t bytes) {
+  const Access access{ptr, bytes, true};
+  Record(device, nullptr, 0, &access, 1);
 }
 
 void MemoryChecker::ForgetDevice(const Device* device) {

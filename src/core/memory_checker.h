@@ -69,6 +69,9 @@ class MemoryChecker {
                                                          const Allocation& allocation);
   // A new allocation starts clean.
   void OnAllocate(Device& device, const void* base);
+  // [ptr, ptr+bytes) may be written outside tasks from now on (IPC export: by another
+  // process): it counts as written.
+  void MarkWritten(Device& device, const void* ptr, size_t bytes);
   void ForgetDevice(const Device* device);
 
   // Logs `message` and reports it on `stream` (a failing task: next sync, exception
@@ -79,6 +82,7 @@ class MemoryChecker {
   struct State {
     std::map<uintptr_t, uintptr_t> written;  // [start, end) ranges, disjoint, merged
     uint64_t last_task = 0;
+    uint32_t last_queue = 0;  // the driver queue of last_task
     std::weak_ptr<Stream> last_stream;
   };
   using Key = std::pair<const Device*, uintptr_t>;

@@ -151,6 +151,9 @@ class Device {
   // completed (or was dropped). MemoryFence must be cheap (no lock in sim).
   virtual uint64_t MemoryFence() const = 0;
   virtual bool FenceReached(uint64_t fence) = 0;
+  // True once every task of `queue` with an id <= `task_id` has completed (or the queue is
+  // gone): whether one task has finished, whatever other queues do.
+  virtual bool QueueDoneThrough(QueueId queue, uint64_t task_id) = 0;
 
   // --- queues -------------------------------------------------------------------------
   // Creates a hardware queue (takes a hardware stream id). Fails with kNoStreamResource past

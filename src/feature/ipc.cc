@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "core/device.h"
+#include "core/memory_checker.h"
 
 namespace aclsim::feature {
 namespace {
@@ -86,6 +87,9 @@ Status IpcExport(core::Runtime& runtime, void* ptr, size_t size, char* key, size
                len, text.size() + 1);
   }
   std::memcpy(key, text.c_str(), text.size() + 1);
+  // Importers write the range without this process's tasks.
+  core::MemoryChecker& checker = core::MemoryChecker::Instance();
+  if (checker.enabled()) checker.MarkWritten(*device, ptr, size);
   std::lock_guard<std::mutex> lock(g_mu);
   g_exports[text];
   return Status::Ok();
