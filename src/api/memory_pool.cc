@@ -14,7 +14,7 @@ namespace feature = aclsim::feature;
 
 namespace {
 
-Status CheckAttr(aclrtMemPoolAttr attr) {
+Status CheckAttr(const aclrtMemPoolAttr& attr) {
   const int value = api::EnumValue(attr);
   if (value < ACL_RT_MEM_POOL_REUSE_FOLLOW_EVENT_DEPENDENCIES ||
       value > ACL_RT_MEM_POOL_ATTR_USED_MEM_HIGH) {

@@ -44,6 +44,7 @@ class MemcheckTest : public ::testing::Test {
   void TearDown() override {
     (void)aclrtSetExceptionInfoCallback(nullptr);
     (void)aclrtSynchronizeDevice();
+    (void)aclrtFreeHost(pinned_);
     AclTest::Shutdown();
   }
   // The stream's next synchronisation fails with the memory error and a message naming
