@@ -1,11 +1,15 @@
 // acl_rt.h: virtual memory management -- address reservations, physical allocations,
 // mappings, granularity, properties and shareable handles (src/feature/vmm.h).
+#include <cstring>
+
 #include "acl/acl.h"
 #include "api/api_call.h"
+#include "core/device.h"
 #include "core/runtime.h"
 #include "feature/vmm.h"
 
 using aclsim::Err;
+using aclsim::Result;
 using aclsim::Status;
 using aclsim::StatusCode;
 namespace api = aclsim::api;
@@ -150,6 +154,96 @@ aclError aclrtMemImportFromShareableHandle(uint64_t shareableHandle, int32_t dev
     ACLSIM_ASSIGN_OR_RETURN(*drvMemHandle,
                             feature::ImportShareable(*runtime, shareableHandle, deviceId));
     return Status::Ok();
+  });
+}
+
+namespace {
+
+constexpr uint64_t kFabricTag = 0x4246'6D69'736C'6361;  // "aclsimFB": our fabric handles
+
+// The uint64_t shareable handle behind a V2 handle of `type` (DEFAULT: a uint64_t; FABRIC:
+// an aclrtMemFabricHandle holding it with our tag).
+Result<uint64_t> ReadShareable(const void* handle, const aclrtMemSharedHandleType& type) {
+  const int value = api::EnumValue(type);
+  uint64_t shareable = 0;
+  if (value == ACL_MEM_SHARE_HANDLE_TYPE_DEFAULT) {
+    std::memcpy(&shareable, handle, sizeof(shareable));
+    return shareable;
+  }
+  if (value != ACL_MEM_SHARE_HANDLE_TYPE_FABRIC) {
+    return Err(StatusCode::kInvalidParam, "shareType {} is not an aclrtMemSharedHandleType", value);
+  }
+  const auto* fabric = static_cast<const aclrtMemFabricHandle*>(handle);
+  uint64_t tag = 0;
+  std::memcpy(&shareable, fabric->data, sizeof(shareable));
+  std::memcpy(&tag, fabric->data + 8, sizeof(tag));
+  if (tag != kFabricTag) {
+    return Err(StatusCode::kInvalidParam,
+               "shareableHandle is not a fabric handle made by aclrtMemExportToShareableHandleV2");
+  }
+  return shareable;
+}
+
+Status CheckShareType(const aclrtMemSharedHandleType& type) {
+  const int value = api::EnumValue(type);
+  if (value != ACL_MEM_SHARE_HANDLE_TYPE_DEFAULT && value != ACL_MEM_SHARE_HANDLE_TYPE_FABRIC) {
+    return Err(StatusCode::kInvalidParam, "shareType {} is not an aclrtMemSharedHandleType", value);
+  }
+  return Status::Ok();
+}
+
+}  // namespace
+
+aclError aclrtMemExportToShareableHandleV2(aclrtDrvMemHandle drvMemHandle, uint64_t flags,
+                                           aclrtMemSharedHandleType shareType,
+                                           void* shareableHandle) {
+  return api::ApiCall(__func__, [&]() -> Status {
+    ACLSIM_RETURN_IF_ERROR(api::CheckNotNull(drvMemHandle, "drvMemHandle"));
+    ACLSIM_RETURN_IF_ERROR(api::CheckNotNull(shareableHandle, "shareableHandle"));
+    ACLSIM_RETURN_IF_ERROR(CheckShareType(shareType));
+    if ((flags & ~uint64_t{ACL_RT_VMM_EXPORT_FLAG_DISABLE_PID_VALIDATION}) != 0) {
+      return Err(StatusCode::kInvalidParam,
+                 "flags {:#x} has bits that are not ACL_RT_VMM_EXPORT_FLAG_*", flags);
+    }
+    ACLSIM_RETURN_IF_ERROR(core::Runtime::Get().status());
+    ACLSIM_ASSIGN_OR_RETURN(const uint64_t shareable, feature::ExportShareable(drvMemHandle));
+    if (api::EnumValue(shareType) == ACL_MEM_SHARE_HANDLE_TYPE_DEFAULT) {
+      std::memcpy(shareableHandle, &shareable, sizeof(shareable));
+      return Status::Ok();
+    }
+    aclrtMemFabricHandle fabric = {};
+    std::memcpy(fabric.data, &shareable, sizeof(shareable));
+    std::memcpy(fabric.data + 8, &kFabricTag, sizeof(kFabricTag));
+    std::memcpy(shareableHandle, &fabric, sizeof(fabric));
+    return Status::Ok();
+  });
+}
+
+aclError aclrtMemImportFromShareableHandleV2(void* shareableHandle,
+                                             aclrtMemSharedHandleType shareType, uint64_t flags,
+                                             aclrtDrvMemHandle* drvMemHandle) {
+  return api::ApiCall(__func__, [&]() -> Status {
+    ACLSIM_RETURN_IF_ERROR(api::CheckNotNull(shareableHandle, "shareableHandle"));
+    ACLSIM_RETURN_IF_ERROR(api::CheckNotNull(drvMemHandle, "drvMemHandle"));
+    if (flags != 0) return Err(StatusCode::kInvalidParam, "flags {:#x} must be 0", flags);
+    ACLSIM_ASSIGN_OR_RETURN(const uint64_t shareable, ReadShareable(shareableHandle, shareType));
+    ACLSIM_ASSIGN_OR_RETURN(auto runtime, core::Runtime::Get());
+    ACLSIM_ASSIGN_OR_RETURN(auto context, runtime->CurrentContext());
+    ACLSIM_ASSIGN_OR_RETURN(*drvMemHandle,
+                            feature::ImportShareable(*runtime, shareable, context->device()->id()));
+    return Status::Ok();
+  });
+}
+
+aclError aclrtMemSetPidToShareableHandleV2(void* shareableHandle,
+                                           aclrtMemSharedHandleType shareType, int32_t* pid,
+                                           size_t pidNum) {
+  return api::ApiCall(__func__, [&]() -> Status {
+    ACLSIM_RETURN_IF_ERROR(api::CheckNotNull(shareableHandle, "shareableHandle"));
+    ACLSIM_RETURN_IF_ERROR(api::CheckNotNull(pid, "pid"));
+    ACLSIM_ASSIGN_OR_RETURN(const uint64_t shareable, ReadShareable(shareableHandle, shareType));
+    ACLSIM_RETURN_IF_ERROR(core::Runtime::Get().status());
+    return feature::SetSharePids(shareable, pid, pidNum);
   });
 }
 

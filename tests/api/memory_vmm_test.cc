@@ -194,6 +194,50 @@ TEST_F(AclTest, ShareableHandleImportsTheSameMemoryInThisProcess) {
   EXPECT_ACL_ERR(kBadParam, aclrtMemImportFromShareableHandle, uint64_t{7}, 0, &imported);
 }
 
+TEST_F(AclTest, ShareableHandleV2DefaultAndFabricImportTheSameMemory) {
+  const size_t g = Granularity();
+  aclrtDrvMemHandle phys = nullptr;
+  aclrtPhysicalMemProp prop = HbmProp();
+  ASSERT_ACL_OK(aclrtMallocPhysical(&phys, g, &prop, 0));
+  uint64_t plain = 0;
+  ASSERT_ACL_OK(
+      aclrtMemExportToShareableHandleV2(phys, 0, ACL_MEM_SHARE_HANDLE_TYPE_DEFAULT, &plain));
+  aclrtMemFabricHandle fabric = {};
+  ASSERT_ACL_OK(
+      aclrtMemExportToShareableHandleV2(phys, 0, ACL_MEM_SHARE_HANDLE_TYPE_FABRIC, &fabric));
+  int32_t pid = getpid();
+  ASSERT_ACL_OK(
+      aclrtMemSetPidToShareableHandleV2(&fabric, ACL_MEM_SHARE_HANDLE_TYPE_FABRIC, &pid, 1));
+  aclrtDrvMemHandle a = nullptr;
+  aclrtDrvMemHandle b = nullptr;
+  ASSERT_ACL_OK(
+      aclrtMemImportFromShareableHandleV2(&plain, ACL_MEM_SHARE_HANDLE_TYPE_DEFAULT, 0, &a));
+  ASSERT_ACL_OK(
+      aclrtMemImportFromShareableHandleV2(&fabric, ACL_MEM_SHARE_HANDLE_TYPE_FABRIC, 0, &b));
+  void* va = nullptr;
+  ASSERT_ACL_OK(aclrtReserveMemAddress(&va, 2 * g, 0, nullptr, 0));
+  void* vb = static_cast<char*>(va) + g;
+  ASSERT_ACL_OK(aclrtMapMem(va, g, 0, a, 0));
+  ASSERT_ACL_OK(aclrtMapMem(vb, g, 0, b, 0));
+  ASSERT_ACL_OK(aclrtMemset(va, g, 0x5d, 512));
+  EXPECT_EQ(Download(vb, 512), std::vector<uint8_t>(512, 0x5d));
+  // Misuse.
+  aclrtMemFabricHandle junk = {};
+  aclrtDrvMemHandle c = nullptr;
+  EXPECT_ACL_ERR(kBadParam, aclrtMemImportFromShareableHandleV2, &junk,
+                 ACL_MEM_SHARE_HANDLE_TYPE_FABRIC, 0, &c);
+  EXPECT_ACL_ERR(kBadParam, aclrtMemExportToShareableHandleV2, phys, 0,
+                 static_cast<aclrtMemSharedHandleType>(7), &plain);
+  EXPECT_ACL_ERR(kBadParam, aclrtMemExportToShareableHandleV2, phys, 4,
+                 ACL_MEM_SHARE_HANDLE_TYPE_DEFAULT, &plain);
+  ASSERT_ACL_OK(aclrtUnmapMem(va));
+  ASSERT_ACL_OK(aclrtUnmapMem(vb));
+  ASSERT_ACL_OK(aclrtFreePhysical(a));
+  ASSERT_ACL_OK(aclrtFreePhysical(b));
+  ASSERT_ACL_OK(aclrtFreePhysical(phys));
+  ASSERT_ACL_OK(aclrtReleaseMemAddress(va));
+}
+
 // The second process of ShareableHandleCrossesProcesses: imports the handle named by
 // ACLSIM_TEST_SHAREABLE, checks the parent's bytes and writes its own answer.
 TEST_F(AclTest, ShareableHandleChild) {
