@@ -33,24 +33,28 @@ Result<core::CopyKind> ToCopyKind(const aclrtMemcpyKind& memcpy_kind) {
   return Err(StatusCode::kInvalidParam, "kind {} is not an aclrtMemcpyKind", kind);
 }
 
-Status Malloc(void** devPtr, size_t size, const aclrtMemMallocPolicy& policy, const char* name) {
+Status Malloc(void** devPtr, size_t size, const aclrtMemMallocPolicy& policy, const char* name,
+              core::SizeRounding rounding) {
   ACLSIM_RETURN_IF_ERROR(api::CheckNotNull(devPtr, "devPtr"));
   ACLSIM_ASSIGN_OR_RETURN(auto runtime, core::Runtime::Get());
   ACLSIM_ASSIGN_OR_RETURN(
-      *devPtr,
-      core::DeviceMalloc(*runtime, size, static_cast<uint32_t>(api::EnumValue(policy)), name));
+      *devPtr, core::DeviceMalloc(*runtime, size, static_cast<uint32_t>(api::EnumValue(policy)),
+                                  name, -1, rounding));
   return Status::Ok();
 }
 
 }  // namespace
 
 aclError aclrtMalloc(void** devPtr, size_t size, aclrtMemMallocPolicy policy) {
-  return api::ApiCall(__func__, [&]() { return Malloc(devPtr, size, policy, "aclrtMalloc"); });
+  return api::ApiCall(__func__, [&]() {
+    return Malloc(devPtr, size, policy, "aclrtMalloc", core::SizeRounding::kPad32);
+  });
 }
 
 aclError aclrtMallocAlign32(void** devPtr, size_t size, aclrtMemMallocPolicy policy) {
-  return api::ApiCall(__func__,
-                      [&]() { return Malloc(devPtr, size, policy, "aclrtMallocAlign32"); });
+  return api::ApiCall(__func__, [&]() {
+    return Malloc(devPtr, size, policy, "aclrtMallocAlign32", core::SizeRounding::kAlign32);
+  });
 }
 
 aclError aclrtFree(void* devPtr) {

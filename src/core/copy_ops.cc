@@ -124,9 +124,8 @@ CheckedSides SidesOf(const CopyPlan& plan, const driver::Task& task) {
 
 // Memory checker violations of a copy or memset about to be enqueued.
 std::vector<std::string> CheckCopy(Runtime& runtime, const CopyPlan& plan, const driver::Task& task,
-                                   bool async) {
+                                   const CheckedSides& sides, bool async) {
   MemoryChecker& checker = MemoryChecker::Instance();
-  const CheckedSides sides = SidesOf(plan, task);
   std::vector<std::string> violations;
   if (plan.src_device && sides.read.ptr != nullptr) {
     violations = checker.Check(*plan.src_device, task.label, &sides.read, 1);
@@ -158,8 +157,8 @@ Status Execute(Runtime& runtime, const CopyPlan& plan, driver::Task task, const 
   std::vector<std::string> violations;
   CheckedSides sides;
   if (checking) {
-    violations = CheckCopy(runtime, plan, task, async);
     sides = SidesOf(plan, task);
+    violations = CheckCopy(runtime, plan, task, sides, async);
   }
   if (async) {
     auto target = runtime.ResolveStream(stream, "stream");

@@ -36,7 +36,7 @@ Status CheckPolicy(uint32_t policy) {
 }  // namespace
 
 Result<void*> DeviceMalloc(Runtime& runtime, size_t size, uint32_t policy, const char* api,
-                           int32_t device_id) {
+                           int32_t device_id, SizeRounding rounding) {
   if (size == 0) return Err(StatusCode::kInvalidParam, "size must be greater than 0");
   ACLSIM_RETURN_IF_ERROR(CheckPolicy(policy));
   auto device = device_id >= 0 ? runtime.OpenedDevice(device_id) : CurrentDevice(runtime);
@@ -67,13 +67,12 @@ Result<void*> DeviceMalloc(Runtime& runtime, size_t size, uint32_t policy, const
   driver::MemPool pool =
       (policy & kPolicyTypeLowBandwidth) ? driver::MemPool::kDdr : driver::MemPool::kHbm;
 
-  // CANN: aclrtMalloc rounds the size up to 32 bytes and adds 32; aclrtMallocAlign32 only
-  // rounds. (The allocator then works in 512-byte blocks.)
+  // CANN's rounding (memory_ops.h); the allocator then works in 512-byte blocks.
   if (size > (size_t{1} << 62)) {
     return Err(StatusCode::kDeviceOom, "cannot allocate {} bytes of device memory", size);
   }
   const size_t aligned = (size + 31) / 32 * 32;
-  const size_t bytes = std::strcmp(api, "aclrtMallocAlign32") == 0 ? aligned : aligned + 32;
+  const size_t bytes = rounding == SizeRounding::kAlign32 ? aligned : aligned + 32;
   Allocation info;
   info.size = size;
   info.policy = policy;

@@ -35,8 +35,11 @@ constexpr uint32_t kPolicyReadOnly = 0x100000;
 // aclrtMalloc on the current device. `api` names the caller for leak reports.
 // `device_id` >= 0 allocates on that device (which must be open in this process) instead of
 // the current context's.
+// CANN's size rules: aclrtMalloc and friends round the size up to 32 bytes and add 32
+// (kPad32); aclrtMallocAlign32 only rounds (kAlign32).
+enum class SizeRounding { kPad32, kAlign32 };
 Result<void*> DeviceMalloc(Runtime& runtime, size_t size, uint32_t policy, const char* api,
-                           int32_t device_id = -1);
+                           int32_t device_id = -1, SizeRounding rounding = SizeRounding::kPad32);
 Status DeviceFree(Runtime& runtime, void* ptr);
 // The Allocation::api of host memory registered by aclrtHostRegister (src/feature): in the
 // pinned-host table, but not freed by aclrtFreeHost.

@@ -211,6 +211,13 @@ inline std::string AclsimConfig(const std::string& members) {
   return "{\"aclsim\": {" + members + "}}";
 }
 
+// `bytes` of device memory at `dev`, copied to the host.
+inline std::vector<uint8_t> Download(const void* dev, size_t bytes) {
+  std::vector<uint8_t> out(bytes, 0);
+  EXPECT_ACL_OK(aclrtMemcpy(out.data(), bytes, dev, bytes, ACL_MEMCPY_DEVICE_TO_HOST));
+  return out;
+}
+
 // Free and total bytes of the current device's HBM (aclrtGetMemInfo).
 inline size_t FreeHbm() {
   size_t free_bytes = 0, total = 0;

@@ -16,11 +16,7 @@ constexpr int kBadParam = ACL_ERROR_INVALID_PARAM;
 constexpr size_t kBytes = 1 << 20;
 constexpr size_t kKeyLen = 65;
 
-std::vector<uint8_t> Download(const void* dev, size_t bytes) {
-  std::vector<uint8_t> out(bytes, 0);
-  EXPECT_ACL_OK(aclrtMemcpy(out.data(), bytes, dev, bytes, ACL_MEMCPY_DEVICE_TO_HOST));
-  return out;
-}
+using acltest::Download;
 
 // The second process of IpcMemoryIsSharedBetweenProcesses.
 TEST_F(AclTest, IpcChild) {

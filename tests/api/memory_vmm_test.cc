@@ -32,11 +32,7 @@ size_t Granularity() {
   return granularity;
 }
 
-std::vector<uint8_t> Download(const void* dev, size_t bytes) {
-  std::vector<uint8_t> out(bytes, 0);
-  EXPECT_ACL_OK(aclrtMemcpy(out.data(), bytes, dev, bytes, ACL_MEMCPY_DEVICE_TO_HOST));
-  return out;
-}
+using acltest::Download;
 
 TEST_F(AclTest, GranularityIsTwoMebibytesOrOneGibibyteForHuge1g) {
   EXPECT_EQ(Granularity(), size_t{2} << 20);
