@@ -29,11 +29,31 @@ uint64_t EngineTimeline::Grant(const TaskCost& cost, uint64_t earliest) {
       cost, earliest, [&cost](uint64_t) { return cost.duration_ns; }, &end);
 }
 
+const std::vector<uint64_t>* EngineTimeline::SlotsOf(const TaskCost& cost) const {
+  if (cost.engine == EngineKind::kNone || cost.engine == EngineKind::kCount || cost.slots == 0 ||
+      free_at_[static_cast<size_t>(cost.engine)].empty()) {
+    return nullptr;
+  }
+  return &free_at_[static_cast<size_t>(cost.engine)];
+}
+
+uint64_t EngineTimeline::StartFor(const TaskCost& cost, uint64_t earliest) const {
+  const std::vector<uint64_t>* slots = SlotsOf(cost);
+  if (slots == nullptr) return earliest;
+  const size_t k = std::min<size_t>(cost.slots, slots->size());
+  if (k == slots->size())
+    return std::max(earliest, *std::max_element(slots->begin(), slots->end()));
+  if (k == 1) return std::max(earliest, *std::min_element(slots->begin(), slots->end()));
+  thread_local std::vector<uint64_t> order;
+  order.assign(slots->begin(), slots->end());
+  std::nth_element(order.begin(), order.begin() + static_cast<std::ptrdiff_t>(k) - 1, order.end());
+  return std::max(earliest, order[k - 1]);
+}
+
 uint64_t EngineTimeline::Grant(const TaskCost& cost, uint64_t earliest,
                                FunctionRef<uint64_t(uint64_t start)> duration_at,
                                uint64_t* end_out) {
-  if (cost.engine == EngineKind::kNone || cost.engine == EngineKind::kCount || cost.slots == 0 ||
-      free_at_[static_cast<size_t>(cost.engine)].empty()) {
+  if (SlotsOf(cost) == nullptr) {
     *end_out = earliest + duration_at(earliest);
     return earliest;
   }

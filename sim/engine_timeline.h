@@ -3,8 +3,8 @@
 // Every engine (DMA per direction, AI Core, vector core, AI CPU) has N slots with a
 // "free at" time. A task is granted the k earliest-free slots (ties: lowest index), starts at
 // max(earliest, latest free time among them) and holds them until start + duration. Grants
-// happen in the order tasks become resolvable, which is deterministic given the submission
-// sequence, so the schedule is a pure function of it.
+// happen in the order the scheduler times tasks (scheduler.h), which is deterministic given
+// the program's sequence of calls, so the schedule is a pure function of it.
 //
 // Thread-safety: none; the scheduler serialises calls under its mutex.
 #pragma once
@@ -33,9 +33,15 @@ class EngineTimeline {
   uint64_t Grant(const TaskCost& cost, uint64_t earliest,
                  FunctionRef<uint64_t(uint64_t start)> duration_at, uint64_t* end);
 
+  // The start Grant would give, without granting anything.
+  uint64_t StartFor(const TaskCost& cost, uint64_t earliest) const;
+
   size_t SlotCount(EngineKind engine) const;
 
  private:
+  // The slots of `cost`'s engine, or null when the task takes none.
+  const std::vector<uint64_t>* SlotsOf(const TaskCost& cost) const;
+
   std::array<std::vector<uint64_t>, static_cast<size_t>(EngineKind::kCount)> free_at_;
 };
 

@@ -134,10 +134,12 @@ Status Scheduler::Submit(uint32_t device, driver::QueueId queue, driver::Task ta
     t->earliest_ns = HostClocks::Advance(clock_domain_, dev.cost.api_submit_cost_ns);
     if (t->task.kind == TaskKind::kExternal) dev.externals[t->id] = t;
     q->pending.push_back(t);
-    q->untimed.push_back(t);
+    AddUntimed(*q, t);
     q->last = t;
     work.queues.push_back(q.get());
     Pump(work);
+    while (untimed_count_ > kTimingWindow && TimeNext()) {
+    }
     if (task_id != nullptr) *task_id = t->id;
   }
   if (inline_mode_) DrainInline();
@@ -192,32 +194,74 @@ Status Scheduler::BindEvent(DeviceSched& dev, const std::shared_ptr<SimTask>& t,
 }
 
 void Scheduler::Pump(Work& work) {
-  // FIFO: the order in which queues become resolvable is part of the deterministic schedule.
-  for (size_t i = 0; i < work.queues.size(); ++i) {
-    SimQueue* q = work.queues[i];
-    ResolveTimes(*q, work);
-    TryDispatch(*q, work);
-  }
+  for (size_t i = 0; i < work.queues.size(); ++i) TryDispatch(*work.queues[i], work);
   work.queues.clear();
 }
 
-void Scheduler::ResolveTimes(SimQueue& q, Work& work) {
-  while (!q.untimed.empty()) {
-    SimTask& t = *q.untimed.front();
-    uint64_t earliest = std::max(t.earliest_ns, q.tail_end_ns);
+void Scheduler::AddUntimed(SimQueue& q, const std::shared_ptr<SimTask>& t) {
+  q.untimed.push_back(t);
+  ++untimed_count_;
+  if (!q.in_timing) {
+    q.in_timing = true;
+    timing_.push_back(&q);
+  }
+}
+
+void Scheduler::LeaveTiming(SimQueue& q) {
+  if (!q.in_timing) return;
+  q.in_timing = false;
+  untimed_count_ -= q.untimed.size();
+  auto it = std::find(timing_.begin(), timing_.end(), &q);
+  *it = timing_.back();
+  timing_.pop_back();
+}
+
+bool Scheduler::TimeNext() {
+  // The candidates: each queue's first untimed task, once its dependencies are timed. The one
+  // that can start first is timed; among those that can start at the same instant (they
+  // contend for the same engine slots), the queue of higher priority (lower number) first,
+  // then the earlier submission. Task ids are unique, so the choice is a total order.
+  SimQueue* best = nullptr;
+  uint64_t best_start = 0;
+  uint64_t best_earliest = 0;
+  for (SimQueue* q : timing_) {
+    const SimTask& t = *q->untimed.front();
+    uint64_t earliest = std::max(t.earliest_ns, q->tail_end_ns);
     if (t.task.kind == TaskKind::kEventWait) {
-      if (t.awaiting_record) break;
+      if (t.awaiting_record) continue;
       if (t.record != nullptr) {
-        if (!t.record->timed) break;
+        if (!t.record->timed) continue;
         earliest = std::max(earliest, t.record->end_ns);
       }
     }
-    TimeTask(q, t, earliest);
-    q.tail_end_ns = t.end_ns;
-    for (auto& waiter : t.waiters) {
-      if (waiter->run != RunState::kDone) work.queues.push_back(waiter->queue);
+    // With one candidate queue there is no choice to make (the common case).
+    const uint64_t start = timing_.size() == 1 ? 0 : q->dev->engines.StartFor(t.cost, earliest);
+    if (best != nullptr) {
+      const SimTask& b = *best->untimed.front();
+      if (start > best_start) continue;
+      if (start == best_start) {
+        if (q->config.priority > best->config.priority) continue;
+        if (q->config.priority == best->config.priority && t.id > b.id) continue;
+      }
     }
-    q.untimed.pop_front();
+    best = q;
+    best_start = start;
+    best_earliest = earliest;
+  }
+  if (best == nullptr) return false;
+  SimQueue& q = *best;
+  std::shared_ptr<SimTask> t = std::move(q.untimed.front());
+  q.untimed.pop_front();
+  --untimed_count_;
+  TimeTask(q, *t, best_earliest);
+  q.tail_end_ns = t->end_ns;
+  if (t->run == RunState::kDone) t->record.reset();  // no longer needed for its time
+  if (q.untimed.empty()) LeaveTiming(q);
+  return true;
+}
+
+void Scheduler::TimeThrough(const SimTask& t) {
+  while (!t.timed && TimeNext()) {
   }
 }
 
@@ -249,7 +293,7 @@ void Scheduler::TimeTask(SimQueue& q, SimTask& t, uint64_t earliest) {
 void Scheduler::TryDispatch(SimQueue& q, Work& work) {
   if (q.pending.empty()) return;
   std::shared_ptr<SimTask> t = q.pending.front();
-  if (t->run != RunState::kQueued || !t->timed) return;
+  if (t->run != RunState::kQueued) return;
   if (t->task.kind == TaskKind::kEventWait &&
       (t->awaiting_record || (t->record != nullptr && t->record->run != RunState::kDone))) {
     return;
@@ -298,7 +342,7 @@ void Scheduler::CompleteLocked(const std::shared_ptr<SimTask>& t, Status status,
     if (waiter->run != RunState::kDone) work.queues.push_back(waiter->queue);
   }
   t->waiters.clear();
-  t->record.reset();
+  if (t->timed) t->record.reset();  // else TimeNext still needs the record's time
   if (t->task.kind == TaskKind::kExternal) dev.externals.erase(t->id);
   t->queue = nullptr;
   t->dev = nullptr;
@@ -311,14 +355,13 @@ void Scheduler::CompleteLocked(const std::shared_ptr<SimTask>& t, Status status,
 }
 
 void Scheduler::DropUnstarted(SimQueue& q, Work& work) {
-  // Dropped tasks still get a (zero-length, engine-free) simulated time so that waits bound
-  // to a dropped record can resolve.
-  for (auto& t : q.untimed) {
-    t->start_ns = t->end_ns = std::max(t->earliest_ns, q.tail_end_ns);
-    t->timed = true;
-    q.tail_end_ns = t->end_ns;
+  // Tasks that started (a prefix of `untimed`) are timed as usual; the rest are dropped and
+  // get a zero-length, engine-free simulated time so that waits bound to a dropped
+  // record can resolve.
+  while (!q.untimed.empty() && q.untimed.front()->run != RunState::kQueued &&
+         q.untimed.front()->run != RunState::kReady && TimeNext()) {
   }
-  q.untimed.clear();
+  ZeroTime(q);
   std::vector<std::shared_ptr<SimTask>> victims;
   for (auto& t : q.pending) {
     if (t->run == RunState::kQueued || t->run == RunState::kReady) victims.push_back(t);
@@ -335,6 +378,17 @@ void Scheduler::DropUnstarted(SimQueue& q, Work& work) {
                        t->id, q.id, q.dev->id),
                    work);
   }
+}
+
+void Scheduler::ZeroTime(SimQueue& q) {
+  LeaveTiming(q);
+  for (auto& t : q.untimed) {
+    t->start_ns = t->end_ns = std::max(t->earliest_ns, q.tail_end_ns);
+    t->timed = true;
+    if (t->run == RunState::kDone) t->record.reset();
+    q.tail_end_ns = t->end_ns;
+  }
+  q.untimed.clear();
 }
 
 void Scheduler::ReleaseUnbound(SimEvent& event, Work& work) {

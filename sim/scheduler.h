@@ -7,14 +7,21 @@
 //  * the simulated end of its queue predecessor,
 //  * for kEventWait, the timestamp (simulated end) of the record it is bound to.
 // A wait binds to the latest record of the event submitted before it; if there is none (never
-// recorded, or reset since), it binds to the next record submitted. Until its record is
-// timed, the wait and every later task of its queue stay untimed ("unresolved"). Tasks are
-// timed as soon as they become resolvable, in that order (a deterministic function of the
-// submission sequence), and then take the earliest-free engine slots (EngineTimeline) with
-// a duration from the cost model. Wall-clock progress never enters.
+// recorded, or reset since), it binds to the next record submitted. Tasks are not timed when
+// they are submitted but kept in a timing window (all queues of all devices), as a hardware
+// task scheduler sees the queued tasks of every stream: when a task is timed, the candidates
+// are each queue's first untimed task whose dependencies are timed, and the one that can start
+// first on its engine slots (EngineTimeline) wins; when several can start at the same instant
+// (they contend for the same slots), the stream of higher priority (lower number) wins, then
+// the earlier submission. So a high-priority stream's kernels overtake the queued kernels of
+// a low-priority stream, but never preempt a started one. Tasks are timed when their time is
+// needed (Sync*, QueryEvent, DestroyQueue) and whenever the window holds more than
+// kTimingWindow tasks; all of these happen in host calls, never in the workers, so the
+// schedule is a deterministic function of the program's sequence of calls. Wall-clock
+// progress never enters.
 //
-// Functional execution (eager). A task is ready when its queue predecessor has completed,
-// its bound record (kEventWait) has completed, and it is timed. Event tasks complete at
+// Functional execution (eager). A task is ready when its queue predecessor has completed and,
+// for kEventWait, its bound record has completed; it need not be timed. Event tasks complete at
 // once; the others run on the device's worker threads ("sim") or in the thread that made them
 // ready, inside Submit / CompleteExternal / Sync* ("sim-inline"). No worker ever blocks on a
 // dependency.
@@ -117,7 +124,15 @@ class Scheduler {
   // All of these require mu_ held.
   Status BindEvent(DeviceSched& dev, const std::shared_ptr<SimTask>& t, Work& work);
   void Pump(Work& work);
-  void ResolveTimes(SimQueue& q, Work& work);
+  // The timing window (see the class comment).
+  void AddUntimed(SimQueue& q, const std::shared_ptr<SimTask>& t);
+  void LeaveTiming(SimQueue& q);
+  // Times the winning candidate; false if there is none.
+  bool TimeNext();
+  // Times tasks until `t` is timed (or nothing more can be timed).
+  void TimeThrough(const SimTask& t);
+  // Gives q's untimed tasks zero-length, engine-free times (dropped tasks).
+  void ZeroTime(SimQueue& q);
   void TryDispatch(SimQueue& q, Work& work);
   // The caller must hold its own reference to `t` (it leaves the queue here).
   void CompleteLocked(const std::shared_ptr<SimTask>& t, Status status, Work& work);
@@ -153,6 +168,10 @@ class Scheduler {
   std::condition_variable_any done_cv_;  // any task completed or queue removed
   std::map<uint32_t, std::unique_ptr<DeviceSched>> devices_;
   std::deque<std::shared_ptr<SimTask>> inline_ready_;
+  // Tasks wait at most this many to be timed (the window of TimeNext).
+  static constexpr size_t kTimingWindow = 1024;
+  std::vector<SimQueue*> timing_;  // queues with untimed tasks, any device
+  size_t untimed_count_ = 0;       // their untimed tasks
 };
 
 }  // namespace aclsim::sim

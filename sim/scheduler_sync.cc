@@ -100,6 +100,8 @@ Status Scheduler::DestroyQueue(uint32_t device, driver::QueueId queue, bool forc
     }
   }
   done_cv_.wait(lock, [&q] { return q->pending.empty(); });
+  if (q->last != nullptr) TimeThrough(*q->last);
+  ZeroTime(*q);  // leaves the timing window (nothing is left to time)
   dev.queues.erase(q->id);
   if ((q->config.flags & driver::kQueueFlagPersistent) != 0) {
     dev.stream_cache.push_back(q->id);  // resources stay allocated for reuse
@@ -132,6 +134,7 @@ Status Scheduler::SyncQueue(uint32_t device, driver::QueueId queue, int32_t time
                queue, device, timeout_ms, last->id);
   }
   if (Dev(device).lost) return LostError(Dev(device));
+  TimeThrough(*last);
   HostClocks::AdvanceTo(clock_domain_, last->end_ns);
   if (last->status.code() == StatusCode::kDeviceTaskAbort) return last->status;
   Status error = std::move(q->error);
@@ -172,7 +175,10 @@ Status Scheduler::SyncDevice(uint32_t device, int32_t timeout_ms) {
   }
   if (dev.lost) return LostError(dev);  // after draining, as SyncQueue
   uint64_t end = 0;
-  for (const auto& entry : lasts) end = std::max(end, entry.second->end_ns);
+  for (const auto& entry : lasts) {
+    TimeThrough(*entry.second);
+    end = std::max(end, entry.second->end_ns);
+  }
   HostClocks::AdvanceTo(clock_domain_, end);
   // Report the first failure (lowest queue id) once; a failure is reported by one sync only.
   Status error;
@@ -228,6 +234,8 @@ driver::Device::EventState Scheduler::QueryEvent(uint32_t device, driver::EventI
   auto it = dev.events.find(event);
   if (it == dev.events.end() || it->second->latest_record == nullptr) return state;
   const SimTask& record = *it->second->latest_record;
+  // Timed whether or not it completed: when timing happens must not depend on wall-clock time.
+  TimeThrough(record);
   state.recorded = true;
   state.complete = record.run == RunState::kDone;
   state.timestamp_ns = state.complete ? record.end_ns : 0;
@@ -254,6 +262,7 @@ Status Scheduler::SyncEvent(uint32_t device, driver::EventId event, int32_t time
                event, device, timeout_ms, record->id);
   }
   if (dev.lost) return LostError(dev);  // after the record completed, as SyncQueue
+  TimeThrough(*record);
   HostClocks::AdvanceTo(clock_domain_, record->end_ns);
   if (record->status.code() == StatusCode::kDeviceTaskAbort) return record->status;
   return Status::Ok();

@@ -9,8 +9,10 @@
 // Invariants (see scheduler.h for the rules they implement):
 //  * a queue's `pending` holds its not-yet-completed tasks in submission order; only its
 //    front is ever dispatched or running;
-//  * `untimed` is the suffix of `pending` whose simulated times are not yet known; a task is
-//    timed before it is dispatched, so a completed task is always timed;
+//  * `untimed` holds, in submission order, the queue's tasks whose simulated times are not yet
+//    known; it may still hold tasks that completed (execution does not wait for timing), so
+//    a reader of a task's times first times it (Scheduler::TimeThrough);
+//  * a wait keeps its `record` until it is both done and timed (its time depends on it);
 //  * a task that is not done points at its live queue and device; a done task's pointers are
 //    cleared and never followed;
 //  * a record's `waiters` are the not-done waits bound to it (cleared when it completes).
@@ -87,6 +89,7 @@ struct SimQueue {
   DeviceSched* dev = nullptr;
   std::deque<std::shared_ptr<SimTask>> pending;
   std::deque<std::shared_ptr<SimTask>> untimed;
+  bool in_timing = false;         // listed in the scheduler's timing window (untimed not empty)
   uint64_t tail_end_ns = 0;       // simulated end of the last timed task
   std::shared_ptr<SimTask> last;  // last submitted task (for SyncQueue)
   Status error;                   // first failure since the last successful sync

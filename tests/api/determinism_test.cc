@@ -118,10 +118,12 @@ Timings RunProgram(const char* config_path) {
 }
 
 // Elapsed times recorded from a first run of RunProgram on the default backend (Ascend910B2).
+// (e5 changed when tasks began to be timed in start order: s2's memset now shares HBM with the
+// synchronous device-to-host copy that runs beside it.)
 // If the cost model changes on purpose, run this test and paste the values it prints.
 const float kRecordedElapsedMs[] = {
     0x0p+0f,        0x1.2ba9d2p-7f, 0x1.c63498p-5f, 0x1.17ff9cp-4f,
-    0x1.efba88p-3f, 0x1.f96a6ap-3f, 0x1.3d0bfap-4f, 0x1.09596p-2f,
+    0x1.efba88p-3f, 0x1.f9e492p-3f, 0x1.3d0bfap-4f, 0x1.09596p-2f,
 };
 const uint64_t kRecordedStampsUs[] = {83, 92, 138, 151, 325, 330, 160, 342};
 

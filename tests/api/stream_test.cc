@@ -329,6 +329,59 @@ TEST_F(StreamTest, PriorityAttributeMatchesCreationPriority) {
   EXPECT_ACL_OK(aclrtDestroyStream(stream));
 }
 
+// Uploads on a low- and a high-priority stream contend for the one host-to-device DMA
+// channel; all low-priority ones are enqueued first. The high-priority stream's uploads go
+// as soon as the running one ends, so it finishes first; with equal priorities it finishes
+// last. Returns {low, high} completion timestamps (us).
+std::pair<uint64_t, uint64_t> ContendedUploads(uint32_t low_priority, uint32_t high_priority) {
+  constexpr size_t kBytes = 8 << 20;
+  constexpr int kCopies = 4;
+  void* host = nullptr;
+  void* dev = nullptr;
+  EXPECT_ACL_OK(aclrtMallocHost(&host, kBytes));
+  EXPECT_ACL_OK(aclrtMalloc(&dev, 2 * kBytes, ACL_MEM_MALLOC_HUGE_FIRST));
+  std::memset(host, 0x5A, kBytes);
+  aclrtStream low = nullptr, high = nullptr;
+  EXPECT_ACL_OK(aclrtCreateStreamWithConfig(&low, low_priority, 0));
+  EXPECT_ACL_OK(aclrtCreateStreamWithConfig(&high, high_priority, 0));
+  aclrtEvent low_done = nullptr, high_done = nullptr;
+  EXPECT_ACL_OK(aclrtCreateEvent(&low_done));
+  EXPECT_ACL_OK(aclrtCreateEvent(&high_done));
+  auto* second = static_cast<uint8_t*>(dev) + kBytes;
+  for (int i = 0; i < kCopies; ++i) {
+    EXPECT_ACL_OK(aclrtMemcpyAsync(dev, kBytes, host, kBytes, ACL_MEMCPY_HOST_TO_DEVICE, low));
+  }
+  EXPECT_ACL_OK(aclrtRecordEvent(low_done, low));
+  for (int i = 0; i < kCopies; ++i) {
+    EXPECT_ACL_OK(aclrtMemcpyAsync(second, kBytes, host, kBytes, ACL_MEMCPY_HOST_TO_DEVICE, high));
+  }
+  EXPECT_ACL_OK(aclrtRecordEvent(high_done, high));
+  EXPECT_ACL_OK(aclrtSynchronizeDevice());
+  std::pair<uint64_t, uint64_t> stamps;
+  EXPECT_ACL_OK(aclrtEventGetTimestamp(low_done, &stamps.first));
+  EXPECT_ACL_OK(aclrtEventGetTimestamp(high_done, &stamps.second));
+  EXPECT_ACL_OK(aclrtDestroyEvent(low_done));
+  EXPECT_ACL_OK(aclrtDestroyEvent(high_done));
+  EXPECT_ACL_OK(aclrtDestroyStream(low));
+  EXPECT_ACL_OK(aclrtDestroyStream(high));
+  EXPECT_ACL_OK(aclrtFree(dev));
+  EXPECT_ACL_OK(aclrtFreeHost(host));
+  return stamps;
+}
+
+TEST_F(StreamTest, HigherPriorityStreamIsServedFirst) {
+  int32_t least = 0, greatest = 0;
+  ASSERT_ACL_OK(aclrtDeviceGetStreamPriorityRange(&least, &greatest));
+  const auto [low, high] =
+      ContendedUploads(static_cast<uint32_t>(least), static_cast<uint32_t>(greatest));
+  EXPECT_LT(high, low);
+  // Three of the four low-priority uploads waited for the four high-priority ones.
+  const auto [first, second] = ContendedUploads(3, 3);
+  EXPECT_LT(first, second);
+  EXPECT_NEAR(static_cast<double>(low - high), 0.75 * static_cast<double>(second - first),
+              0.05 * static_cast<double>(second - first));
+}
+
 TEST_F(StreamTest, WaitEventOrdersAcrossStreams) {
   const size_t kBytes = 1 << 20;
   std::vector<uint8_t> in = acltest::Pattern(kBytes, 7), out(kBytes, 0);
