@@ -36,7 +36,7 @@ Result<core::CopyKind> ToCopyKind(const aclrtMemcpyKind& memcpy_kind) {
 Status Malloc(void** devPtr, size_t size, const aclrtMemMallocPolicy& policy, const char* name,
               core::SizeRounding rounding) {
   ACLSIM_RETURN_IF_ERROR(api::CheckNotNull(devPtr, "devPtr"));
-  ACLSIM_ASSIGN_OR_RETURN(auto runtime, core::Runtime::Get());
+  ACLSIM_ASSIGN_OR_RETURN(core::Runtime * runtime, core::Runtime::Current());
   ACLSIM_ASSIGN_OR_RETURN(
       *devPtr, core::DeviceMalloc(*runtime, size, static_cast<uint32_t>(api::EnumValue(policy)),
                                   name, -1, rounding));
@@ -59,7 +59,7 @@ aclError aclrtMallocAlign32(void** devPtr, size_t size, aclrtMemMallocPolicy pol
 
 aclError aclrtFree(void* devPtr) {
   return api::ApiCall(__func__, [&]() -> Status {
-    ACLSIM_ASSIGN_OR_RETURN(auto runtime, core::Runtime::Get());
+    ACLSIM_ASSIGN_OR_RETURN(core::Runtime * runtime, core::Runtime::Current());
     return core::DeviceFree(*runtime, devPtr);
   });
 }

@@ -103,7 +103,7 @@ Result<void*> CachingAllocator::Allocate(driver::MemPool pool, driver::PageSize 
     return Err(StatusCode::kDeviceOom, "device {}: cannot allocate {} bytes", device_id_, bytes);
   }
   const size_t need = RoundUp(bytes, kGranule);
-  std::unique_lock<std::mutex> lock(mu_);
+  std::unique_lock<SpinLock> lock(mu_);
   if (closed_) {
     return Err(StatusCode::kInvalidDevice, "device {} was reset; call aclrtSetDevice({}) again",
                device_id_, device_id_);
@@ -367,30 +367,30 @@ size_t CachingAllocator::TrimLocked(size_t keep) {
 }
 
 size_t CachingAllocator::Trim(size_t keep) {
-  std::lock_guard<std::mutex> lock(mu_);
+  std::lock_guard<SpinLock> lock(mu_);
   MatureLocked(false);
   return TrimLocked(keep);
 }
 
 size_t CachingAllocator::PeakReservedBytes() const {
-  std::lock_guard<std::mutex> lock(mu_);
+  std::lock_guard<SpinLock> lock(mu_);
   return peak_reserved_;
 }
 
 size_t CachingAllocator::PeakUsedBytes() const {
-  std::lock_guard<std::mutex> lock(mu_);
+  std::lock_guard<SpinLock> lock(mu_);
   return peak_allocated_;
 }
 
 void CachingAllocator::ResetPeaks() {
-  std::lock_guard<std::mutex> lock(mu_);
+  std::lock_guard<SpinLock> lock(mu_);
   peak_reserved_ = reserved_;
   peak_allocated_ = allocated_;
 }
 
 Result<Allocation> CachingAllocator::Free(const void* ptr) {
   const auto addr = reinterpret_cast<uintptr_t>(ptr);
-  std::lock_guard<std::mutex> lock(mu_);
+  std::lock_guard<SpinLock> lock(mu_);
   auto it = blocks_.find(addr);
   if (it == blocks_.end() || it->second->state != State::kAllocated) {
     if (it != blocks_.end()) {
@@ -444,7 +444,7 @@ std::optional<Allocation> CachingAllocator::FindContainingLocked(const void* ptr
 }
 
 std::optional<Allocation> CachingAllocator::FindContaining(const void* ptr) const {
-  std::lock_guard<std::mutex> lock(mu_);
+  std::lock_guard<SpinLock> lock(mu_);
   return FindContainingLocked(ptr);
 }
 
@@ -459,7 +459,7 @@ std::optional<Allocation> CachingAllocator::Find(const void* ptr, size_t bytes) 
 
 size_t CachingAllocator::FindAll(const void* const* ptrs, const size_t* bytes, size_t n) const {
   if (n == 0) return 0;
-  std::lock_guard<std::mutex> lock(mu_);
+  std::lock_guard<SpinLock> lock(mu_);
   for (size_t i = 0; i < n; ++i) {
     auto allocation = FindContainingLocked(ptrs[i]);
     if (!allocation) return i;
@@ -471,40 +471,40 @@ size_t CachingAllocator::FindAll(const void* const* ptrs, const size_t* bytes, s
 }
 
 size_t CachingAllocator::Count() const {
-  std::lock_guard<std::mutex> lock(mu_);
+  std::lock_guard<SpinLock> lock(mu_);
   return live_count_;
 }
 
 size_t CachingAllocator::UsedBytes() const {
-  std::lock_guard<std::mutex> lock(mu_);
+  std::lock_guard<SpinLock> lock(mu_);
   return allocated_;
 }
 
 size_t CachingAllocator::ReservedBytes() const {
-  std::lock_guard<std::mutex> lock(mu_);
+  std::lock_guard<SpinLock> lock(mu_);
   return reserved_;
 }
 
 RegionUsage CachingAllocator::Usage(MemRegion region) const {
-  std::lock_guard<std::mutex> lock(mu_);
+  std::lock_guard<SpinLock> lock(mu_);
   return regions_[static_cast<size_t>(region)];
 }
 
 size_t CachingAllocator::CachedBytes(MemRegion region) const {
-  std::lock_guard<std::mutex> lock(mu_);
+  std::lock_guard<SpinLock> lock(mu_);
   const auto index = static_cast<size_t>(region);
   return region_reserved_[index] - regions_[index].current;
 }
 
 void CachingAllocator::ForEach(const std::function<void(const Allocation&)>& visit) const {
-  std::lock_guard<std::mutex> lock(mu_);
+  std::lock_guard<SpinLock> lock(mu_);
   for (const auto& entry : blocks_) {
     if (entry.second->state == State::kAllocated) visit(entry.second->info);
   }
 }
 
 std::vector<Allocation> CachingAllocator::ReleaseAll() {
-  std::lock_guard<std::mutex> lock(mu_);
+  std::lock_guard<SpinLock> lock(mu_);
   closed_ = true;
   std::vector<Allocation> leaks;
   std::vector<Segment*> segments;
@@ -534,7 +534,7 @@ std::vector<Allocation> CachingAllocator::ReleaseAll() {
 }
 
 HeapStats CachingAllocator::Stats() {
-  std::lock_guard<std::mutex> lock(mu_);
+  std::lock_guard<SpinLock> lock(mu_);
   MatureLocked(false);
   for (auto& arena : arenas_) ConsolidateLocked(*arena);
   HeapStats stats;

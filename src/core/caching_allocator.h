@@ -30,8 +30,8 @@
 // the largest free block and the fragmentation figure 1 - largest free block / free bytes
 // (Stats(), and a DEBUG log line of module RUNTIME whenever a segment comes or goes).
 //
-// Thread-safety: all methods may be called concurrently (one mutex). SegmentSource calls are
-// made with the mutex held, except WaitIdle.
+// Thread-safety: all methods may be called concurrently (one lock, a SpinLock: the hot
+// sections are short). SegmentSource calls are made with the lock held, except WaitIdle.
 #pragma once
 
 #include <array>
@@ -44,6 +44,7 @@
 #include <optional>
 #include <vector>
 
+#include "common/spin_lock.h"
 #include "common/status.h"
 #include "core/memory_table.h"
 #include "driver/driver.h"
@@ -181,7 +182,7 @@ class CachingAllocator {
 
   SegmentSource* const source_;
   const int32_t device_id_;
-  mutable std::mutex mu_;
+  mutable SpinLock mu_;
   std::vector<std::unique_ptr<Arena>> arenas_;
   std::map<uintptr_t, Block*> blocks_;  // every block of every segment, by address
   std::vector<std::unique_ptr<Block[]>> block_chunks_;

@@ -153,7 +153,7 @@ void RecordCopy(const CopyPlan& plan, const CheckedSides& sides, Stream* stream,
 Status Execute(Runtime& runtime, const CopyPlan& plan, driver::Task task, const void* stream,
                bool async) {
   task.dir = plan.dir;
-  const bool checking = MemoryChecker::Instance().enabled() && plan.executor() != nullptr;
+  const bool checking = MemoryChecker::On() && plan.executor() != nullptr;
   std::vector<std::string> violations;
   CheckedSides sides;
   if (checking) {

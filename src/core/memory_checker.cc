@@ -47,13 +47,15 @@ void AddRange(std::map<uintptr_t, uintptr_t>* written, uintptr_t start, uintptr_
 
 }  // namespace
 
+std::atomic<bool> MemoryChecker::on_{false};
+
 MemoryChecker& MemoryChecker::Instance() {
   static MemoryChecker* checker = new MemoryChecker();  // never destroyed: used at exit
   return *checker;
 }
 
 void MemoryChecker::set_enabled(bool enabled) {
-  enabled_.store(enabled, std::memory_order_relaxed);
+  on_.store(enabled, std::memory_order_relaxed);
   std::lock_guard<std::mutex> lock(mu_);
   states_.clear();
 }

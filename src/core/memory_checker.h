@@ -52,7 +52,10 @@ class MemoryChecker {
 
   static MemoryChecker& Instance();
 
-  bool enabled() const { return enabled_.load(std::memory_order_relaxed); }
+  bool enabled() const { return On(); }
+  // The same, without touching the instance (no guard of a function-local static): for hot
+  // paths.
+  static bool On() { return on_.load(std::memory_order_relaxed); }
   void set_enabled(bool enabled);
 
   // Violations of a task's device accesses (each a message naming the address and the
@@ -87,7 +90,7 @@ class MemoryChecker {
   };
   using Key = std::pair<const Device*, uintptr_t>;
 
-  std::atomic<bool> enabled_{false};
+  static std::atomic<bool> on_;
   std::mutex mu_;
   std::map<Key, State> states_;
 };

@@ -39,8 +39,16 @@ Result<void*> DeviceMalloc(Runtime& runtime, size_t size, uint32_t policy, const
                            int32_t device_id, SizeRounding rounding) {
   if (size == 0) return Err(StatusCode::kInvalidParam, "size must be greater than 0");
   ACLSIM_RETURN_IF_ERROR(CheckPolicy(policy));
-  auto device = device_id >= 0 ? runtime.OpenedDevice(device_id) : CurrentDevice(runtime);
-  if (!device.ok()) return device.status();
+  // The current context keeps its device alive for this call (no reference taken).
+  std::shared_ptr<Device> opened;
+  Device* device = nullptr;
+  if (device_id >= 0) {
+    ACLSIM_ASSIGN_OR_RETURN(opened, runtime.OpenedDevice(device_id));
+    device = opened.get();
+  } else {
+    ACLSIM_ASSIGN_OR_RETURN(Context * context, runtime.CurrentContextPtr());
+    device = context->device().get();
+  }
 
   const uint32_t page_policy = policy & 0xff;
   driver::PageSize page = driver::PageSize::k4K;
@@ -77,35 +85,34 @@ Result<void*> DeviceMalloc(Runtime& runtime, size_t size, uint32_t policy, const
   info.size = size;
   info.policy = policy;
   info.api = api;
-  CachingAllocator& heap = (*device)->memory();
+  CachingAllocator& heap = device->memory();
   Result<void*> ptr = heap.Allocate(pool, page, bytes, info);
   if (!ptr.ok() && pool == driver::MemPool::kDdr &&
       ptr.status().code() == StatusCode::kFeatureUnsupported) {
     ACLSIM_LOG_DEBUG(dfx::Module::kRuntime, "{} has no DDR pool; serving {} bytes from HBM",
-                     (*device)->props().soc_name, size);
+                     device->props().soc_name, size);
     pool = driver::MemPool::kHbm;
     ptr = heap.Allocate(pool, page, bytes, info);
   }
   if (!ptr.ok() && may_fall_back && ptr.status().code() == StatusCode::kDeviceOom) {
     ptr = heap.Allocate(pool, driver::PageSize::k4K, bytes, info);
   }
-  if (ptr.ok() && MemoryChecker::Instance().enabled()) {
-    MemoryChecker::Instance().OnAllocate(**device, *ptr);
+  if (ptr.ok() && MemoryChecker::On()) {
+    MemoryChecker::Instance().OnAllocate(*device, *ptr);
   }
   return ptr;
 }
 
 Status DeviceFree(Runtime& runtime, void* ptr) {
   if (ptr == nullptr) return Err(StatusCode::kInvalidParam, "devPtr must not be NULL");
-  auto device = runtime.DeviceOfAddress(ptr, 1);
-  if (!device) {
+  Device* device = runtime.DeviceOfAddressPtr(ptr, 1);
+  if (device == nullptr) {
     return Err(StatusCode::kMemoryFree, "{} is not device memory of any set device", ptr);
   }
   auto freed = device->memory().Free(ptr);
   if (!freed.ok()) return freed.status();
-  MemoryChecker& checker = MemoryChecker::Instance();
-  if (checker.enabled()) {
-    auto [violation, stream] = checker.OnFree(*device, *freed);
+  if (MemoryChecker::On()) {
+    auto [violation, stream] = MemoryChecker::Instance().OnFree(*device, *freed);
     if (!violation.empty()) ACLSIM_RETURN_IF_ERROR(MemoryChecker::Report(stream, violation));
   }
   return Status::Ok();

@@ -332,7 +332,7 @@ Status LaunchKernel(Stream& stream, const std::shared_ptr<const driver::OpKernel
                        dims.get());
   };
   (void)host_copies;  // held by the task until it completes
-  if (!MemoryChecker::Instance().enabled()) {
+  if (!MemoryChecker::On()) {
     ACLSIM_RETURN_IF_ERROR(Submit(stream, std::move(task)));
   } else {
     ACLSIM_RETURN_IF_ERROR(SubmitChecked(stream, std::move(task), type, resolved.inputs.size(),

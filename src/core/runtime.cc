@@ -17,7 +17,9 @@ std::atomic<uint64_t> g_generation{0};
 // The calling thread's current context, valid for one runtime generation.
 struct ThreadContext {
   uint64_t generation = 0;
-  std::weak_ptr<Context> context;
+  // A strong reference: CurrentContextPtr hands out the raw pointer. A retired context (or one
+  // of a finalised runtime) is only kept until the thread's next call that needs a context.
+  std::shared_ptr<Context> context;
 };
 thread_local ThreadContext tls_context;
 
@@ -29,8 +31,18 @@ std::atomic<uint64_t> g_live_generation{0};  // generation of g_runtime, 0 when 
 struct ThreadRuntime {
   uint64_t generation = 0;
   std::shared_ptr<Runtime> runtime;
+  std::shared_ptr<Runtime> previous;  // what `runtime` replaced (Current's pointers stay valid)
 };
 thread_local ThreadRuntime tls_runtime;
+
+// DeviceOfAddress's per-thread copy of Runtime::devices_, valid while the runtime's generation
+// and devices_version_ match (so a free or copy takes no lock).
+struct ThreadDevices {
+  uint64_t generation = 0;
+  uint64_t version = 0;
+  std::vector<std::shared_ptr<Device>> devices;
+};
+thread_local ThreadDevices tls_devices;
 
 }  // namespace
 
@@ -73,17 +85,23 @@ Status Runtime::Finalize() {
 
 bool Runtime::initialized() { return std::atomic_load(&g_runtime) != nullptr; }
 
-Result<std::shared_ptr<Runtime>> Runtime::Get() {
+Result<Runtime*> Runtime::Current() {
+  ThreadRuntime& mine = tls_runtime;
   const uint64_t live = g_live_generation.load(std::memory_order_acquire);
-  if (live != 0 && tls_runtime.generation == live) return tls_runtime.runtime;
+  if (live != 0 && mine.generation == live) return mine.runtime.get();
   auto runtime = std::atomic_load(&g_runtime);
   if (!runtime) {
-    tls_runtime = ThreadRuntime{};
     return Err(StatusCode::kUninitialized, "the runtime is not initialised: call aclInit first");
   }
-  tls_runtime.generation = runtime->generation_;
-  tls_runtime.runtime = runtime;
-  return runtime;
+  mine.generation = runtime->generation_;
+  mine.previous = std::move(mine.runtime);
+  mine.runtime = std::move(runtime);
+  return mine.runtime.get();
+}
+
+Result<std::shared_ptr<Runtime>> Runtime::Get() {
+  ACLSIM_RETURN_IF_ERROR(Current().status());
+  return tls_runtime.runtime;
 }
 
 Runtime::Runtime(RuntimeConfig config, std::unique_ptr<driver::Driver> driver)
@@ -140,6 +158,7 @@ Result<std::shared_ptr<Device>> Runtime::OpenLocked(int32_t id) {
   ACLSIM_RETURN_IF_ERROR(device->Initialize());
   ACLSIM_LOG_INFO(dfx::Module::kRuntime, "opened device {} ({})", id, device->props().soc_name);
   slot = device;
+  devices_version_.fetch_add(1, std::memory_order_release);
   return device;
 }
 
@@ -173,6 +192,7 @@ Status Runtime::ResetDevice(int32_t id, bool force) {
     }
     if (!force && !device->DropRef()) return Status::Ok();  // other references remain
     devices_[static_cast<size_t>(id)].reset();
+    devices_version_.fetch_add(1, std::memory_order_release);
   }
   device->Release(force);
   return Status::Ok();
@@ -198,18 +218,22 @@ std::vector<std::shared_ptr<Device>> Runtime::OpenedDevices() const {
   return opened;
 }
 
-Result<std::shared_ptr<Context>> Runtime::CurrentContext() {
-  if (tls_context.generation == generation_) {
-    if (auto context = tls_context.context.lock()) {
-      if (!context->retired()) return context;
-    }
+Result<Context*> Runtime::CurrentContextPtr() {
+  ThreadContext& mine = tls_context;
+  if (mine.generation == generation_ && mine.context != nullptr && !mine.context->retired()) {
+    return mine.context.get();
   }
   if (config_.default_device) {
     ACLSIM_RETURN_IF_ERROR(SetDevice(*config_.default_device));
-    if (auto context = tls_context.context.lock()) return context;
+    if (mine.context != nullptr) return mine.context.get();
   }
   return Err(StatusCode::kContextNull,
              "this thread has no current context: call aclrtSetDevice or aclrtSetCurrentContext");
+}
+
+Result<std::shared_ptr<Context>> Runtime::CurrentContext() {
+  ACLSIM_RETURN_IF_ERROR(CurrentContextPtr().status());
+  return tls_context.context;
 }
 
 void Runtime::SetCurrentContext(const std::shared_ptr<Context>& context) {
@@ -228,13 +252,27 @@ Result<std::shared_ptr<Stream>> Runtime::ResolveStream(const void* handle, const
   return stream;
 }
 
-std::shared_ptr<Device> Runtime::DeviceOfAddress(const void* ptr, size_t bytes) const {
-  // On every copy and free: walk the devices in place (no snapshot, no per-device lock).
-  std::lock_guard<std::mutex> lock(mu_);
-  for (const auto& device : devices_) {
-    if (device && device->Covers(ptr, bytes == 0 ? 1 : bytes)) return device;
+Device* Runtime::DeviceOfAddressPtr(const void* ptr, size_t bytes) const {
+  // On every copy and free: the thread's copy of the device list, refreshed (under the lock)
+  // only when a device was opened or reset since. Covers() is lock-free and false once a
+  // device is released.
+  ThreadDevices& mine = tls_devices;
+  const uint64_t version = devices_version_.load(std::memory_order_acquire);
+  if (mine.generation != generation_ || mine.version != version) {
+    std::lock_guard<std::mutex> lock(mu_);
+    mine.generation = generation_;
+    mine.version = devices_version_.load(std::memory_order_relaxed);
+    mine.devices = devices_;
+  }
+  for (const auto& device : mine.devices) {
+    if (device && device->Covers(ptr, bytes == 0 ? 1 : bytes)) return device.get();
   }
   return nullptr;
+}
+
+std::shared_ptr<Device> Runtime::DeviceOfAddress(const void* ptr, size_t bytes) const {
+  Device* device = DeviceOfAddressPtr(ptr, bytes);
+  return device != nullptr ? device->shared_from_this() : nullptr;
 }
 
 }  // namespace aclsim::core

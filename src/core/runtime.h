@@ -39,6 +39,10 @@ class Runtime {
   static bool initialized();
   // The runtime, or kUninitialized ("call aclInit first").
   static Result<std::shared_ptr<Runtime>> Get();
+  // As Get, without taking a reference, for hot paths: the pointer stays valid for the rest
+  // of the calling API call (the thread's slot keeps the runtime, and the one it replaced,
+  // alive).
+  static Result<Runtime*> Current();
 
   explicit Runtime(RuntimeConfig config, std::unique_ptr<driver::Driver> driver);
   ~Runtime();
@@ -64,11 +68,17 @@ class Runtime {
 
   // The calling thread's current context (implicitly the default device's, if configured).
   Result<std::shared_ptr<Context>> CurrentContext();
+  // As CurrentContext, without taking a reference, for leaf hot paths (aclrtMalloc): valid
+  // until this thread changes its current context (its slot holds the context).
+  Result<Context*> CurrentContextPtr();
   void SetCurrentContext(const std::shared_ptr<Context>& context);
   // The stream for an aclrtStream argument: NULL means the current context's default stream.
   Result<std::shared_ptr<Stream>> ResolveStream(const void* handle, const char* what);
   // The opened device whose address range contains [ptr, ptr+bytes), or nullptr.
   std::shared_ptr<Device> DeviceOfAddress(const void* ptr, size_t bytes) const;
+  // As DeviceOfAddress, without taking a reference, for leaf hot paths (aclrtFree): valid until
+  // this thread's next DeviceOfAddress* call (its copy of the device list holds the device).
+  Device* DeviceOfAddressPtr(const void* ptr, size_t bytes) const;
   std::vector<std::shared_ptr<Device>> OpenedDevices() const;
 
   MemoryTable& host_memory() { return host_memory_; }
@@ -89,6 +99,7 @@ class Runtime {
   const uint64_t generation_;
   mutable std::mutex mu_;
   std::vector<std::shared_ptr<Device>> devices_;  // by user id; null until opened
+  std::atomic<uint64_t> devices_version_{1};      // bumped when a slot of devices_ changes
   MemoryTable host_memory_;
   ReportHub reports_;
   ExceptionHub exceptions_;
