@@ -6,6 +6,7 @@
 #include <utility>
 
 #include "sim/host_clock.h"
+#include "sim/task_pool.h"
 #include "sim/task_exec.h"
 
 namespace aclsim::sim {
@@ -100,12 +101,14 @@ Status Scheduler::Submit(uint32_t device, driver::QueueId queue, driver::Task ta
                          const TaskTranslation& translation, uint64_t* task_id) {
   ACLSIM_RETURN_IF_ERROR(ValidateTask(task));
   // Declared before the lock: a refused task's closures are destroyed without it.
-  auto t = std::make_shared<SimTask>();
+  static_assert(sizeof(SimTask) + 64 <= 1024, "a task and its control block fit a TaskPool block");
+  auto t = std::allocate_shared<SimTask>(PoolAllocator<SimTask>());
   t->task = std::move(task);
   {
     Work work;
     Lock lock(mu_);
     DeviceSched& dev = Dev(device);
+    TakeGraveyard(dev, work);
     std::shared_ptr<SimQueue> q = FindQueue(dev, queue);
     if (q == nullptr || q->closing) {
       return Err(StatusCode::kInvalidHandle, "Submit: queue {} does not exist on device {}", queue,
@@ -321,14 +324,21 @@ void Scheduler::TryDispatch(SimQueue& q, Work& work) {
 void Scheduler::CompleteLocked(const std::shared_ptr<SimTask>& t, Status status, Work& work) {
   SimQueue& q = *t->queue;
   DeviceSched& dev = *t->dev;
-  // Release the closures (outside the lock, via `work`). A running external task's
-  // external_start may still be executing: Execute releases that one itself.
-  if (t->run != RunState::kRunning || t->task.kind != TaskKind::kExternal) {
-    if (t->task.external_start) work.dead_starts.push_back(std::move(t->task.external_start));
-  }
-  if (t->task.host_fn) work.dead_fns.push_back(std::move(t->task.host_fn));
-  if (t->task.kernel_fn) {
-    work.dead_fns.emplace_back([fn = std::move(t->task.kernel_fn)] { (void)fn; });
+  if (in_worker_) {
+    // The task (with its closures) goes to the graveyard: the host thread releases it at its
+    // next call, so that memory is freed by the thread that allocated it (no cross-thread
+    // malloc traffic on the launch path).
+    dev.graveyard.push_back(t);
+  } else {
+    // Release the closures (outside the lock, via `work`). A running external task's
+    // external_start may still be executing: Execute releases that one itself.
+    if (t->run != RunState::kRunning || t->task.kind != TaskKind::kExternal) {
+      if (t->task.external_start) work.dead_starts.push_back(std::move(t->task.external_start));
+    }
+    if (t->task.host_fn) work.dead_fns.push_back(std::move(t->task.host_fn));
+    if (t->task.kernel_fn) {
+      work.dead_fns.emplace_back([fn = std::move(t->task.kernel_fn)] { (void)fn; });
+    }
   }
   t->run = RunState::kDone;
   t->status = std::move(status);

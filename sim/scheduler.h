@@ -116,7 +116,10 @@ class Scheduler {
     InlineVector<SimQueue*, 8> queues;  // to re-examine (FIFO: part of the deterministic order)
     std::vector<std::function<void()>> dead_fns;
     std::vector<std::function<void(uint64_t)>> dead_starts;
+    std::vector<std::shared_ptr<SimTask>> dead_tasks;  // a device's graveyard
   };
+  // Moves the device's graveyard (tasks completed by workers) into `work`. mu_ held.
+  static void TakeGraveyard(DeviceSched& dev, Work& work) { work.dead_tasks.swap(dev.graveyard); }
 
   DeviceSched& Dev(uint32_t device);  // an open (or stopping) device
   std::shared_ptr<SimQueue> FindQueue(DeviceSched& dev, driver::QueueId queue);

@@ -100,6 +100,7 @@ Status Scheduler::DestroyQueue(uint32_t device, driver::QueueId queue, bool forc
     }
   }
   done_cv_.wait(lock, [&q] { return q->pending.empty(); });
+  TakeGraveyard(dev, work);
   if (q->last != nullptr) TimeThrough(*q->last);
   ZeroTime(*q);  // leaves the timing window (nothing is left to time)
   dev.queues.erase(q->id);
@@ -115,6 +116,7 @@ Status Scheduler::DestroyQueue(uint32_t device, driver::QueueId queue, bool forc
 
 Status Scheduler::SyncQueue(uint32_t device, driver::QueueId queue, int32_t timeout_ms) {
   if (inline_mode_) DrainInline();
+  Work work;  // the graveyard, released after the lock
   Lock lock(mu_);
   // A lost device still drains (its tasks complete without running) before the sync fails,
   // so the failure of the task that lost it has been reported by then.
@@ -133,6 +135,7 @@ Status Scheduler::SyncQueue(uint32_t device, driver::QueueId queue, int32_t time
                "pending)",
                queue, device, timeout_ms, last->id);
   }
+  TakeGraveyard(Dev(device), work);
   if (Dev(device).lost) return LostError(Dev(device));
   TimeThrough(*last);
   HostClocks::AdvanceTo(clock_domain_, last->end_ns);
@@ -155,6 +158,7 @@ driver::QueueState Scheduler::QueryQueue(uint32_t device, driver::QueueId queue)
 
 Status Scheduler::SyncDevice(uint32_t device, int32_t timeout_ms) {
   if (inline_mode_) DrainInline();
+  Work work;  // the graveyard, released after the lock
   Lock lock(mu_);
   DeviceSched& dev = Dev(device);
   std::vector<std::pair<std::shared_ptr<SimQueue>, std::shared_ptr<SimTask>>> lasts;
@@ -173,6 +177,7 @@ Status Scheduler::SyncDevice(uint32_t device, int32_t timeout_ms) {
     return Err(StatusCode::kStreamSyncTimeout,
                "SyncDevice: device {} did not complete within {} ms", device, timeout_ms);
   }
+  TakeGraveyard(dev, work);
   if (dev.lost) return LostError(dev);  // after draining, as SyncQueue
   uint64_t end = 0;
   for (const auto& entry : lasts) {
@@ -244,6 +249,7 @@ driver::Device::EventState Scheduler::QueryEvent(uint32_t device, driver::EventI
 
 Status Scheduler::SyncEvent(uint32_t device, driver::EventId event, int32_t timeout_ms) {
   if (inline_mode_) DrainInline();
+  Work work;  // the graveyard, released after the lock
   Lock lock(mu_);
   DeviceSched& dev = Dev(device);
   auto it = dev.events.find(event);
@@ -261,6 +267,7 @@ Status Scheduler::SyncEvent(uint32_t device, driver::EventId event, int32_t time
                "pending)",
                event, device, timeout_ms, record->id);
   }
+  TakeGraveyard(dev, work);
   if (dev.lost) return LostError(dev);  // after the record completed, as SyncQueue
   TimeThrough(*record);
   HostClocks::AdvanceTo(clock_domain_, record->end_ns);

@@ -169,6 +169,9 @@ struct DeviceSched {
   bool closed = false;    // StopDevice called
 
   std::unordered_map<uint64_t, std::shared_ptr<SimTask>> externals;  // not-done kExternal
+  // Tasks completed by workers, released by the next host call on the device (Submit, Sync*,
+  // DestroyQueue) without the lock: their memory goes back to the thread that allocated it.
+  std::vector<std::shared_ptr<SimTask>> graveyard;
   std::function<void(const driver::TaskFailure&)> failure_handler;
 };
 
