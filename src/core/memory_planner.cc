@@ -7,6 +7,7 @@
 #include <numeric>
 #include <utility>
 
+#include "core/plan_place.h"
 #include "core/plan_problem.h"
 
 namespace aclsim::core {
@@ -15,16 +16,23 @@ namespace {
 using plan::Fit;
 using plan::Problem;
 
+// Above this many buffers only the first-fit orders by size and by peak run: the others
+// (best fit especially) cost more and won on none of the large traces we measured.
+constexpr size_t kAllOrderingsMaxBuffers = 8192;
+
 // The non-zero-size buffers, sorted by `key` (larger first), ties by input order.
 template <typename Key>
 std::vector<uint32_t> OrderBy(const Problem& problem, Key key) {
-  std::vector<uint32_t> order;
-  order.reserve(problem.count());
+  using Value = decltype(key(0));
+  std::vector<std::pair<Value, uint32_t>> keyed;  // (key, index)
+  keyed.reserve(problem.count());
   for (size_t i = 0; i < problem.count(); ++i) {
-    if (problem.size[i] != 0) order.push_back(static_cast<uint32_t>(i));
+    if (problem.size[i] != 0) keyed.emplace_back(key(static_cast<uint32_t>(i)), i);
   }
-  std::stable_sort(order.begin(), order.end(),
-                   [&key](uint32_t a, uint32_t b) { return key(b) < key(a); });
+  std::stable_sort(keyed.begin(), keyed.end(),
+                   [](const auto& a, const auto& b) { return b.first < a.first; });
+  std::vector<uint32_t> order(keyed.size());
+  for (size_t k = 0; k < keyed.size(); ++k) order[k] = keyed[k].second;
   return order;
 }
 
@@ -32,41 +40,33 @@ std::vector<uint32_t> OrderBy(const Problem& problem, Key key) {
 // buffers of the busiest moments are the ones that decide the arena.
 std::vector<uint64_t> PeakDuringLifetime(const Problem& problem) {
   const size_t n = problem.count();
-  std::vector<int64_t> times;
-  times.reserve(2 * n);
+  const size_t sections = problem.sections;
+  std::vector<uint64_t> peak(n, 0);
+  if (sections == 0) return peak;
+  // live[s]: bytes live in section s.
+  std::vector<uint64_t> delta_up(sections + 1, 0), delta_down(sections + 1, 0);
   for (size_t i = 0; i < n; ++i) {
-    times.push_back(problem.lower[i]);
-    times.push_back(problem.upper[i]);
-  }
-  std::sort(times.begin(), times.end());
-  times.erase(std::unique(times.begin(), times.end()), times.end());
-  auto index_of = [&times](int64_t t) {
-    return static_cast<size_t>(std::lower_bound(times.begin(), times.end(), t) - times.begin());
-  };
-  // live[s]: bytes live over [times[s], times[s + 1]).
-  std::vector<uint64_t> delta_up(times.size() + 1, 0), delta_down(times.size() + 1, 0);
-  for (size_t i = 0; i < n; ++i) {
-    delta_up[index_of(problem.lower[i])] += problem.size[i];
-    delta_down[index_of(problem.upper[i])] += problem.size[i];
+    delta_up[problem.first_section[i]] += problem.size[i];
+    delta_down[problem.end_section[i]] += problem.size[i];
   }
   // A sparse table answers the range maxima in O(1).
   std::vector<std::vector<uint64_t>> table(1);
-  table[0].resize(times.size());
+  table[0].resize(sections);
   uint64_t live = 0;
-  for (size_t s = 0; s < times.size(); ++s) {
+  for (size_t s = 0; s < sections; ++s) {
     live = live + delta_up[s] - delta_down[s];
     table[0][s] = live;
   }
-  for (size_t width = 1; 2 * width <= times.size(); width *= 2) {
+  for (size_t width = 1; 2 * width <= sections; width *= 2) {
     const std::vector<uint64_t>& prev = table.back();
-    std::vector<uint64_t> next(times.size() - 2 * width + 1);
+    std::vector<uint64_t> next(sections - 2 * width + 1);
     for (size_t s = 0; s < next.size(); ++s) next[s] = std::max(prev[s], prev[s + width]);
     table.push_back(std::move(next));
   }
-  std::vector<uint64_t> peak(n, 0);
   for (size_t i = 0; i < n; ++i) {
-    const size_t first = index_of(problem.lower[i]);
-    const size_t count = index_of(problem.upper[i]) - first;  // >= 1
+    if (problem.size[i] == 0) continue;
+    const size_t first = problem.first_section[i];
+    const size_t count = problem.end_section[i] - first;  // >= 1
     const size_t level = 63 - static_cast<size_t>(__builtin_clzll(count));
     const size_t width = size_t{1} << level;
     peak[i] = std::max(table[level][first], table[level][first + count - width]);
@@ -92,8 +92,7 @@ Result<Plan> GreedyBySize(const std::vector<PlanBuffer>& buffers, uint64_t align
   const std::vector<uint32_t> order =
       OrderBy(problem, [&problem](uint32_t i) { return problem.size[i]; });
   std::vector<uint64_t> offsets;
-  std::vector<std::pair<uint64_t, uint64_t>> scratch;
-  plan::PlaceInOrder(problem, order, Fit::kFirst, &offsets, &scratch);
+  plan::Placer(problem).PlaceInOrder(order, Fit::kFirst, &offsets);
   return MakePlan(problem, std::move(offsets), "greedy-by-size");
 }
 
@@ -109,6 +108,7 @@ Result<Plan> PlanMemory(const std::vector<PlanBuffer>& buffers, const PlanOption
     const char* name;
     std::function<Key(uint32_t)> key;  // larger first
     Fit fit;
+    bool on_large_inputs;  // also tried above kAllOrderingsMaxBuffers buffers
   };
   const Problem& p = problem;
   const Strategy strategies[] = {
@@ -117,40 +117,42 @@ Result<Plan> PlanMemory(const std::vector<PlanBuffer>& buffers, const PlanOption
        [&p](uint32_t i) {
          return Key{p.size[i], 0};
        },
-       Fit::kFirst},
+       Fit::kFirst, true},
       {"size/best-fit",
        [&p](uint32_t i) {
          return Key{p.size[i], 0};
        },
-       Fit::kBest},
+       Fit::kBest, false},
       {"peak,size/first-fit",
        [&](uint32_t i) {
          return Key{peak[i], p.size[i]};
        },
-       Fit::kFirst},
+       Fit::kFirst, true},
       {"peak,size/best-fit",
        [&](uint32_t i) {
          return Key{peak[i], p.size[i]};
        },
-       Fit::kBest},
+       Fit::kBest, false},
       {"size,duration/first-fit",
        [&](uint32_t i) {
          return Key{p.size[i], duration(i)};
        },
-       Fit::kFirst},
+       Fit::kFirst, false},
       {"duration,size/best-fit",
        [&](uint32_t i) {
          return Key{duration(i), p.size[i]};
        },
-       Fit::kBest},
+       Fit::kBest, false},
   };
   std::vector<uint64_t> offsets, best_offsets;
-  std::vector<std::pair<uint64_t, uint64_t>> scratch;
+  plan::Placer placer(problem);
   uint64_t best = std::numeric_limits<uint64_t>::max();
   std::string best_name;
+  const bool large = problem.count() > kAllOrderingsMaxBuffers;
   for (const Strategy& strategy : strategies) {
-    const uint64_t arena = plan::PlaceInOrder(problem, OrderBy(problem, strategy.key), strategy.fit,
-                                              &offsets, &scratch);
+    if (large && !strategy.on_large_inputs) continue;
+    const uint64_t arena =
+        placer.PlaceInOrder(OrderBy(problem, strategy.key), strategy.fit, &offsets);
     if (arena < best) {
       best = arena;
       best_offsets.swap(offsets);
@@ -160,6 +162,7 @@ Result<Plan> PlanMemory(const std::vector<PlanBuffer>& buffers, const PlanOption
   }
   if (best > problem.lower_bound && options.search_nodes > 0 &&
       problem.count() <= options.search_max_buffers) {
+    plan::BuildConflicts(&problem);
     // First the lower bound itself with half the nodes, then bisect between the best plan
     // and the highest capacity that failed, each try with half of what is left.
     uint64_t budget = options.search_nodes;

@@ -1,7 +1,8 @@
-// The planner's problem: input checks, the conflict graph, and greedy placement in an order.
+// The planner's problem: input checks, the compressed time axis, the conflict graph.
 #include "core/plan_problem.h"
 
 #include <algorithm>
+#include <cstdlib>
 #include <functional>
 #include <limits>
 #include <queue>
@@ -76,29 +77,46 @@ Status BuildProblem(const std::vector<PlanBuffer>& buffers, uint64_t alignment, 
   // Peak of live bytes: ends before starts at equal times (lifetimes are half-open).
   std::vector<std::pair<int64_t, int64_t>> events;  // (time, +/-(index + 1))
   events.reserve(2 * n);
-  std::vector<uint32_t> by_lower;
-  by_lower.reserve(n);
   for (size_t i = 0; i < n; ++i) {
     if (problem->size[i] == 0) continue;
     const auto signed_index = static_cast<int64_t>(i) + 1;
     events.emplace_back(problem->lower[i], signed_index);
     events.emplace_back(problem->upper[i], -signed_index);
-    by_lower.push_back(static_cast<uint32_t>(i));
   }
   std::sort(events.begin(), events.end());
   uint64_t live = 0;
   problem->lower_bound = 0;
-  for (const auto& [time, signed_index] : events) {
-    const uint64_t size = problem->size[static_cast<size_t>(std::abs(signed_index) - 1)];
+  // The sections: a new one starts at every distinct time of an event.
+  problem->first_section.assign(n, 0);
+  problem->end_section.assign(n, 0);
+  uint32_t section = 0;
+  for (size_t e = 0; e < events.size(); ++e) {
+    const auto& [time, signed_index] = events[e];
+    if (e > 0 && time != events[e - 1].first) ++section;
+    const auto i = static_cast<size_t>(std::abs(signed_index) - 1);
     if (signed_index > 0) {
-      live += size;
+      live += problem->size[i];
       problem->lower_bound = std::max(problem->lower_bound, live);
+      problem->first_section[i] = section;
     } else {
-      live -= size;
+      live -= problem->size[i];
+      problem->end_section[i] = section;
     }
   }
+  problem->sections = events.empty() ? 0 : section;  // the last time starts no section
+  problem->adj_begin.clear();
+  problem->adj.clear();
+  return Status::Ok();
+}
 
-  // The conflict graph in two sweeps: count, then fill.
+void BuildConflicts(Problem* problem) {
+  const size_t n = problem->count();
+  std::vector<uint32_t> by_lower;
+  by_lower.reserve(n);
+  for (size_t i = 0; i < n; ++i) {
+    if (problem->size[i] != 0) by_lower.push_back(static_cast<uint32_t>(i));
+  }
+  // Two sweeps: count, then fill.
   std::stable_sort(by_lower.begin(), by_lower.end(), [problem](uint32_t a, uint32_t b) {
     return problem->lower[a] < problem->lower[b];
   });
@@ -115,48 +133,6 @@ Status BuildProblem(const std::vector<PlanBuffer>& buffers, uint64_t alignment, 
     problem->adj[fill[a]++] = b;
     problem->adj[fill[b]++] = a;
   });
-  return Status::Ok();
-}
-
-uint64_t PlaceInOrder(const Problem& problem, const std::vector<uint32_t>& order, Fit fit,
-                      std::vector<uint64_t>* offsets,
-                      std::vector<std::pair<uint64_t, uint64_t>>* scratch) {
-  constexpr uint64_t kUnplaced = std::numeric_limits<uint64_t>::max();
-  std::vector<uint64_t>& at = *offsets;
-  at.assign(problem.count(), 0);
-  for (const uint32_t b : order) at[b] = kUnplaced;
-  uint64_t arena = 0;
-  for (const uint32_t b : order) {
-    // The memory ranges [offset, end) of the placed buffers b conflicts with.
-    std::vector<std::pair<uint64_t, uint64_t>>& taken = *scratch;
-    taken.clear();
-    for (const uint32_t* it = problem.ConflictsBegin(b); it != problem.ConflictsEnd(b); ++it) {
-      if (at[*it] != kUnplaced) taken.emplace_back(at[*it], at[*it] + problem.size[*it]);
-    }
-    std::sort(taken.begin(), taken.end());
-    const uint64_t size = problem.size[b];
-    uint64_t cursor = 0;  // the lowest free byte above the ranges seen so far
-    uint64_t best = kUnplaced;
-    uint64_t best_gap = kUnplaced;
-    for (const auto& [offset, end] : taken) {
-      if (offset >= cursor + size) {
-        const uint64_t gap = offset - cursor;
-        if (fit == Fit::kFirst) {
-          best = cursor;
-          break;
-        }
-        if (gap < best_gap) {
-          best_gap = gap;
-          best = cursor;
-        }
-      }
-      cursor = std::max(cursor, end);
-    }
-    if (best == kUnplaced) best = cursor;
-    at[b] = best;
-    arena = std::max(arena, best + size);
-  }
-  return arena;
 }
 
 uint64_t ArenaOf(const Problem& problem, const std::vector<uint64_t>& offsets) {
