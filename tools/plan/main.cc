@@ -1,12 +1,13 @@
 // aclsim-plan: plans one arena for the buffers of a memory trace.
 //
-//   aclsim-plan TRACE.csv [--offsets OUT.csv] [--alignment N]
+//   aclsim-plan TRACE.csv [--offsets OUT.csv] [--alignment N] [--search-nodes N]
 //
 // Reads the trace (tools/plan/trace_csv.h), runs the MemoryPlanner and, for comparison,
 // TFLite's greedy-by-size planner, checks the plan and prints one JSON object:
 //   {"buffers": n, "arena": bytes, "lower_bound": bytes, "total": bytes, "ratio": arena/lb,
 //    "greedy_by_size": bytes, "strategy": "...", "ms": planner time, "greedy_ms": ...}
-// --offsets writes "id,offset" for every buffer. Exit status: 0 on success, 1 on a usage
+// --offsets writes "id,offset" for every buffer; --search-nodes bounds the planner's search
+// (PlanOptions::search_nodes; 0 = heuristics only). Exit status: 0 on success, 1 on a usage
 // error or a malformed trace (the message names the line), 2 if writing fails or the plan
 // is invalid (a bug).
 #include <CLI/CLI.hpp>
@@ -38,10 +39,13 @@ int main(int argc, char** argv) {
   CLI::App app{"Plans one memory arena for the buffers of a trace (id,lower,upper,size)."};
   std::string trace_path, offsets_path;
   uint64_t alignment = 1;
+  uint64_t search_nodes = aclsim::core::PlanOptions{}.search_nodes;
   app.add_option("trace", trace_path, "trace CSV: id,lower,upper,size per buffer")->required();
   app.add_option("--offsets", offsets_path, "write id,offset for every buffer to this file");
   app.add_option("--alignment", alignment, "offset alignment in bytes (a power of two)")
       ->check(CLI::PositiveNumber);
+  app.add_option("--search-nodes", search_nodes,
+                 "work bound of the search in nodes (0 = heuristic orderings only)");
   CLI11_PARSE(app, argc, argv);
 
   auto buffers = aclsim::plan::ReadTraceFile(trace_path);
@@ -49,6 +53,7 @@ int main(int argc, char** argv) {
 
   aclsim::core::PlanOptions options;
   options.alignment = alignment;
+  options.search_nodes = search_nodes;
   auto start = std::chrono::steady_clock::now();
   auto plan = aclsim::core::PlanMemory(*buffers, options);
   const double ms = MsSince(start);
