@@ -45,7 +45,9 @@ class Search {
     end_section_.assign(n, 0);
     remaining_.assign(times.size(), 0);
     floor_.assign(times.size(), 0);
-    lowest_.assign(times.size(), 0);
+    levels_ = 1;
+    while ((size_t{1} << levels_) <= times.size()) ++levels_;
+    lowest_.assign(levels_ * times.size(), 0);
     for (const uint32_t i : active_) {
       first_section_[i] = index_of(p_.lower[i]);
       end_section_[i] = index_of(p_.upper[i]);
@@ -111,14 +113,37 @@ class Search {
   // The section bound after placing a buffer at `offset`. A section's floor is at least
   // the lowest offset any of its unplaced buffers can still take: the bytes below are lost.
   bool SectionsFit(uint64_t offset) {
+    // The cheap part first: the floor and the offset alone.
+    const size_t sections = floor_.size();
+    for (size_t s = 0; s < sections; ++s) {
+      if (remaining_[s] != 0 && std::max(floor_[s], offset) + remaining_[s] > capacity_) {
+        return false;
+      }
+    }
+    // lowest_[s] = min of min_offset_ over the unplaced buffers live in section s: each
+    // buffer lowers the two power-of-two blocks that tile its span at one level of a
+    // table; then every level pushes its minima down to the one below.
     std::fill(lowest_.begin(), lowest_.end(), kUnplaced);
     for (const uint32_t i : active_) {
       if (offset_[i] != kUnplaced) continue;
-      for (uint32_t s = first_section_[i]; s < end_section_[i]; ++s) {
-        lowest_[s] = std::min(lowest_[s], min_offset_[i]);
+      const uint32_t first = first_section_[i], count = end_section_[i] - first;
+      const uint32_t level = 31 - static_cast<uint32_t>(__builtin_clz(count));
+      uint64_t* row = lowest_.data() + level * sections;
+      row[first] = std::min(row[first], min_offset_[i]);
+      const uint32_t last = end_section_[i] - (1u << level);
+      row[last] = std::min(row[last], min_offset_[i]);
+    }
+    for (size_t level = levels_ - 1; level > 0; --level) {
+      const uint64_t* row = lowest_.data() + level * sections;
+      uint64_t* below = lowest_.data() + (level - 1) * sections;
+      const size_t half = size_t{1} << (level - 1);
+      for (size_t s = 0; s + 2 * half <= sections; ++s) {
+        if (row[s] == kUnplaced) continue;
+        below[s] = std::min(below[s], row[s]);
+        below[s + half] = std::min(below[s + half], row[s]);
       }
     }
-    for (size_t s = 0; s < floor_.size(); ++s) {
+    for (size_t s = 0; s < sections; ++s) {
       if (remaining_[s] == 0) continue;
       if (std::max({floor_[s], offset, lowest_[s]}) + remaining_[s] > capacity_) return false;
     }
@@ -191,8 +216,9 @@ class Search {
   std::vector<uint32_t> first_section_, end_section_;
   std::vector<uint64_t> remaining_;  // per section: unplaced bytes live there
   std::vector<uint64_t> floor_;      // per section: end of the highest placed buffer there
-  std::vector<uint64_t> lowest_;     // per section: scratch of SectionsFit
-  std::vector<uint64_t> peak_;       // per buffer: most bytes live at once in its lifetime
+  std::vector<uint64_t> lowest_;     // per level and section: scratch of SectionsFit
+  size_t levels_ = 1;
+  std::vector<uint64_t> peak_;  // per buffer: most bytes live at once in its lifetime
   std::vector<uint32_t> rank_, by_rank_;
   std::vector<uint64_t> offset_, min_offset_, solution_;
   std::vector<std::pair<uint32_t, uint64_t>> undo_, floor_undo_;
