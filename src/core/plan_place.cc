@@ -12,7 +12,10 @@ constexpr uint64_t kNone = std::numeric_limits<uint64_t>::max();
 }  // namespace
 
 Placer::Placer(const Problem& problem) : p_(problem) {
-  const size_t nodes = 4 * std::max<size_t>(p_.sections, 1);
+  // Splitting at the midpoint, the tree over T sections is ceil(log2 T) deep.
+  size_t leaves = 1;
+  while (leaves < p_.sections) leaves *= 2;
+  const size_t nodes = 2 * leaves;
   own_.resize(nodes);
   sub_.resize(nodes);
 }
@@ -87,25 +90,26 @@ void Placer::Collect(size_t node, uint32_t lo, uint32_t hi, uint32_t l, uint32_t
   if (mid < r && !Empty(sub_[2 * node + 1])) Collect(2 * node + 1, mid, hi, l, r);
 }
 
-uint64_t Placer::FirstFit(uint64_t size) const {
+uint64_t Placer::FirstFit(uint64_t size) {
   // Raise the candidate past every run that overlaps it until a full round of the lists
-  // leaves it where it is.
+  // leaves it where it is. The candidate only rises, so each list's scan resumes where it
+  // stopped: a span's `begin` is moved past the runs that end at or below the candidate.
   const size_t count = collected_.size();
   uint64_t at = 0;
   size_t quiet = 0;  // lists checked in a row without a change
   size_t i = 0;
   while (quiet < count) {
     // The first run ending after `at`; it blocks when it begins before at + size.
-    const Span& runs = collected_[i];
-    const Run* run = runs.begin;
+    Span& runs = collected_[i];
     if (runs.end - runs.begin > 8) {
-      run = std::upper_bound(runs.begin, runs.end, at,
-                             [](uint64_t value, const Run& r) { return value < r.end; });
+      runs.begin = std::upper_bound(runs.begin, runs.end, at,
+                                    [](uint64_t value, const Run& r) { return value < r.end; });
     } else {
-      while (run != runs.end && run->end <= at) ++run;
+      while (runs.begin != runs.end && runs.begin->end <= at) ++runs.begin;
     }
-    if (run != runs.end && run->begin < at + size) {
-      at = run->end;  // and look at this list again: its next run may block too
+    if (runs.begin != runs.end && runs.begin->begin < at + size) {
+      at = runs.begin->end;  // and look at this list again: its next run may block too
+      ++runs.begin;
       quiet = 0;
       continue;
     }

@@ -63,7 +63,7 @@ class Placer {
   void Insert(size_t node, uint32_t lo, uint32_t hi, uint32_t l, uint32_t r, uint64_t begin,
               uint64_t end);
   void Collect(size_t node, uint32_t lo, uint32_t hi, uint32_t l, uint32_t r);
-  uint64_t FirstFit(uint64_t size) const;
+  uint64_t FirstFit(uint64_t size);
   uint64_t BestFit(uint64_t size);
 
   const Problem& p_;
