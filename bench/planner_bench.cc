@@ -78,7 +78,7 @@ void Measure(const std::string& name, const std::vector<PlanBuffer>& buffers, bo
     g_figures.Report(name + ": arena / lower bound", ours, "%", "< greedy, ideally 100",
                      valid && ours < theirs);
   } else {
-    g_figures.Report(name + ": arena / lower bound", ours, "x", "<= 1.005", valid && ours <= 1.005);
+    g_figures.Report(name + ": arena / lower bound", ours, "%", "<= 100.5", valid && ours <= 100.5);
   }
   g_figures.Reference(name + ": greedy by size / lower bound", theirs, "%");
   g_figures.Reference(name + ": no reuse / lower bound",
