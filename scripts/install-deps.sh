@@ -7,7 +7,7 @@ packages=(
   build-essential cmake ninja-build ccache pkg-config
   libgtest-dev libgmock-dev libbenchmark-dev libjemalloc2
   libspdlog-dev libfmt-dev libcli11-dev nlohmann-json3-dev libeigen3-dev libonnx-dev libonnx-testdata libprotobuf-dev
-  clang-format clang-tidy
+  clang-format clang-tidy python3
 )
 
 missing=()
