@@ -30,6 +30,12 @@ const char* HandleKindName(HandleKind kind) {
       return "aclrtMemPool";
     case HandleKind::kBlockPool:
       return "aclextBlockPool";
+    case HandleKind::kDataset:
+      return "aclmdlDataset";
+    case HandleKind::kModelConfig:
+      return "aclmdlConfigHandle";
+    case HandleKind::kModelExecConfig:
+      return "aclmdlExecConfigHandle";
     case HandleKind::kOther:
       return "handle";
   }

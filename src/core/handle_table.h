@@ -44,6 +44,9 @@ enum class HandleKind : uint8_t {
   kPhysicalMem,
   kMemPool,
   kBlockPool,
+  kDataset,
+  kModelConfig,
+  kModelExecConfig,
   kOther,
 };
 
