@@ -6,8 +6,8 @@
 #include <utility>
 
 #include "sim/host_clock.h"
-#include "sim/task_pool.h"
 #include "sim/task_exec.h"
+#include "sim/task_pool.h"
 
 namespace aclsim::sim {
 
