@@ -11,6 +11,7 @@
 #include <fmt/format.h>
 
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <utility>
 
@@ -63,25 +64,49 @@ enum class StatusCode {
   kInternal,               // a bug in aclsim
 };
 
+// The message lives on the heap and only failures have one, so an OK Status (the result of
+// almost every call) is copied, moved and destroyed without touching the allocator.
 class [[nodiscard]] Status {
  public:
   Status() = default;
-  Status(StatusCode code, std::string message) : code_(code), message_(std::move(message)) {}
+  Status(StatusCode code, std::string message)
+      : code_(code), message_(std::make_unique<std::string>(std::move(message))) {}
   // A failure that carries the exact runtime error code to report (e.g. a device task's
   // 507015 AICORE_EXCEPTION under kTaskFailed); 0 = use the table for `code`.
   Status(StatusCode code, std::string message, uint32_t detail)
-      : code_(code), message_(std::move(message)), detail_(detail) {}
+      : code_(code), message_(std::make_unique<std::string>(std::move(message))), detail_(detail) {}
+  Status(const Status& other)
+      : code_(other.code_), message_(CopyMessage(other)), detail_(other.detail_) {}
+  Status& operator=(const Status& other) {
+    if (this != &other) {
+      code_ = other.code_;
+      message_ = CopyMessage(other);
+      detail_ = other.detail_;
+    }
+    return *this;
+  }
+  Status(Status&&) noexcept = default;
+  Status& operator=(Status&&) noexcept = default;
+  ~Status() = default;
 
   static Status Ok() { return {}; }
 
   bool ok() const { return code_ == StatusCode::kOk; }
   StatusCode code() const { return code_; }
-  const std::string& message() const { return message_; }
+  const std::string& message() const { return message_ != nullptr ? *message_ : EmptyMessage(); }
   uint32_t detail() const { return detail_; }
 
  private:
+  static std::unique_ptr<std::string> CopyMessage(const Status& other) {
+    return other.message_ != nullptr ? std::make_unique<std::string>(*other.message_) : nullptr;
+  }
+  static const std::string& EmptyMessage() {
+    static const std::string* empty = new std::string();  // never destroyed: used at exit
+    return *empty;
+  }
+
   StatusCode code_ = StatusCode::kOk;
-  std::string message_;
+  std::unique_ptr<std::string> message_;
   uint32_t detail_ = 0;
 };
 

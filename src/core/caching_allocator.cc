@@ -390,6 +390,9 @@ void CachingAllocator::ResetPeaks() {
 
 Result<Allocation> CachingAllocator::Free(const void* ptr) {
   const auto addr = reinterpret_cast<uintptr_t>(ptr);
+  // Read before the lock (lock-free in the driver): work enqueued after this call started
+  // cannot be using memory the program is freeing.
+  const uint64_t fence = source_->Fence();
   std::lock_guard<SpinLock> lock(mu_);
   auto it = blocks_.find(addr);
   if (it == blocks_.end() || it->second->state != State::kAllocated) {
@@ -409,7 +412,6 @@ Result<Allocation> CachingAllocator::Free(const void* ptr) {
   allocated_ -= block->size;
   --live_count_;
   regions_[static_cast<size_t>(info.region)].current -= block->size;
-  const uint64_t fence = source_->Fence();
   if (fence != 0 && fence > reached_fence_) {
     block->state = State::kPending;
     block->fence = fence;

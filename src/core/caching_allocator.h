@@ -31,7 +31,8 @@
 // (Stats(), and a DEBUG log line of module RUNTIME whenever a segment comes or goes).
 //
 // Thread-safety: all methods may be called concurrently (one lock, a SpinLock: the hot
-// sections are short). SegmentSource calls are made with the lock held, except WaitIdle.
+// sections are short). SegmentSource calls are made with the lock held, except WaitIdle and
+// Free's Fence (which must therefore be thread-safe).
 #pragma once
 
 #include <array>
@@ -59,7 +60,7 @@ class SegmentSource {
                          void** addr) = 0;
   virtual void Release(void* addr) = 0;
   // A fence for memory freed now: 0 if no task is in flight, else a value FenceReached
-  // accepts once every task submitted so far has completed.
+  // accepts once every task submitted so far has completed. May be called concurrently.
   virtual uint64_t Fence() = 0;
   virtual bool FenceReached(uint64_t fence) = 0;
   // Blocks until every submitted task has completed (or failed).
