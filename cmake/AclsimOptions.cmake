@@ -18,6 +18,17 @@ elseif(NOT ACLSIM_SANITIZE STREQUAL "")
   message(FATAL_ERROR "ACLSIM_SANITIZE must be '', 'address' or 'thread'")
 endif()
 
+# Fuzzing (fuzz/): coverage instrumentation and ASan+UBSan for everything, so the code under
+# test is instrumented; the fuzz targets themselves link libFuzzer (-fsanitize=fuzzer).
+if(ACLSIM_FUZZ)
+  if(NOT CMAKE_CXX_COMPILER_ID MATCHES "Clang")
+    message(FATAL_ERROR "ACLSIM_FUZZ=ON needs clang (CC=clang CXX=clang++)")
+  endif()
+  add_compile_options(-fsanitize=fuzzer-no-link,address,undefined -fno-omit-frame-pointer
+                      -fno-sanitize-recover=undefined)
+  add_link_options(-fsanitize=address,undefined)
+endif()
+
 # Library code is hidden by default; the public headers mark ACL functions visible
 # (ACL_FUNC_VISIBILITY with FUNC_VISIBILITY defined) and a version script keeps the
 # export list to acl* names.

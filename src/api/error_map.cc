@@ -89,6 +89,10 @@ aclError MapCode(StatusCode code) {
       return ACL_ERROR_OP_NOT_FOUND;
     case StatusCode::kOpLoadFailed:
       return ACL_ERROR_OP_LOAD_FAILED;
+    case StatusCode::kReadModelFailure:
+      return ACL_ERROR_READ_MODEL_FAILURE;
+    case StatusCode::kParseModel:
+      return ACL_ERROR_PARSE_MODEL;
     case StatusCode::kUnsupportedDataType:
       return ACL_ERROR_UNSUPPORTED_DATA_TYPE;
     case StatusCode::kFormatNotMatch:

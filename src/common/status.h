@@ -58,6 +58,8 @@ enum class StatusCode {
   kOpAttrNotMatch,         // op attribute missing or of the wrong type / value
   kOpNotFound,             // no compiled / loaded op matches (aclopExecute without model)
   kOpLoadFailed,           // single-op model could not be loaded
+  kReadModelFailure,       // model file shorter than its header or than the payload it announces
+  kParseModel,             // model file malformed, corrupt, inconsistent or not ours
   kUnsupportedDataType,    // data type not supported by the op / function
   kFormatNotMatch,         // tensor format not supported by the op / function
   kOpUnsupportedDynamic,   // unknown shape where the op needs a known one

@@ -30,20 +30,20 @@
 #include <vector>
 
 #include "common/status.h"
+#include "core/om_codec.h"
 #include "driver/op_library.h"
 
 namespace aclsim::core {
 
-// File header: magic "ACLSIMOP", then little-endian u32 version, u32 kind, u64 payload
-// bytes, u32 CRC-32 of the payload, u32 reserved (0).
-inline constexpr char kOpModelMagic[8] = {'A', 'C', 'L', 'S', 'I', 'M', 'O', 'P'};
-inline constexpr uint32_t kOpModelVersion = 1;
-inline constexpr uint32_t kOpModelKindSingleOp = 1;
-inline constexpr size_t kOpModelHeaderBytes = 32;
+// File header and limits: the shared ones of core/om_codec.h (kind 1 = single-op model).
+inline constexpr const char (&kOpModelMagic)[8] = kOmMagic;
+inline constexpr uint32_t kOpModelVersion = kOmVersion;
+inline constexpr uint32_t kOpModelKindSingleOp = kOmKindSingleOp;
+inline constexpr size_t kOpModelHeaderBytes = kOmHeaderBytes;
 // Sanity bounds a parser enforces (hostile input never allocates more than it holds).
-inline constexpr size_t kOpModelMaxRank = 32;
+inline constexpr size_t kOpModelMaxRank = kOmMaxRank;
 inline constexpr size_t kOpModelMaxTensors = 1024;
-inline constexpr size_t kOpModelMaxString = size_t{1} << 20;
+inline constexpr size_t kOpModelMaxString = kOmMaxString;
 
 struct OpModel {
   driver::OpCall call;      // as checked by atc: attrs as the JSON gave them
@@ -62,9 +62,6 @@ Result<OpModel> ParseOpModel(const void* data, size_t size, std::string_view ori
 
 // True if the bytes start like one of our files (magic only).
 bool LooksLikeOpModel(const void* data, size_t size);
-
-// CRC-32 (IEEE 802.3, as zlib's crc32) of `size` bytes.
-uint32_t Crc32(const uint8_t* data, size_t size);
 
 // Whether `model` accepts `call` (see the file comment).
 bool OpModelMatches(const driver::OpCall& model, const driver::OpCall& call);
