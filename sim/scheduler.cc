@@ -28,6 +28,15 @@ void EraseTask(std::deque<std::shared_ptr<SimTask>>& list, const SimTask* t) {
 
 }  // namespace
 
+Scheduler::Work::~Work() {
+  // Without the lock; the tasks are done, their workers finished with them under it. (A
+  // kExternal's external_start stays with its record: Execute may release it itself.)
+  for (const auto& t : dead_tasks) {
+    t->task.host_fn = nullptr;
+    t->task.kernel_fn = nullptr;
+  }
+}
+
 Scheduler::Scheduler(bool inline_mode)
     : inline_mode_(inline_mode), clock_domain_(HostClocks::NewDomain()) {}
 

@@ -113,6 +113,12 @@ class Scheduler {
   // completed tasks are moved into it and destroyed after the lock is released, because
   // their destructors are user code that may call back into the driver.
   struct Work {
+    Work() = default;
+    Work(const Work&) = delete;
+    Work& operator=(const Work&) = delete;
+    // Releases the graveyard's closures first: a task record may outlive its closures (the
+    // queue's `last`, an event's latest record), and their destructors must run now.
+    ~Work();
     InlineVector<SimQueue*, 8> queues;  // to re-examine (FIFO: part of the deterministic order)
     std::vector<std::function<void()>> dead_fns;
     std::vector<std::function<void(uint64_t)>> dead_starts;
