@@ -113,6 +113,13 @@ aclError aclSetTensorValueRange(aclTensorDesc* tensorDesc, size_t valueCount,
     if (valueCount > 0 && valueRange == nullptr) {
       return Err(StatusCode::kInvalidParam, "valueRange is NULL but valueCount is {}", valueCount);
     }
+    // One range per element: a count past the elements of a known shape cannot describe an
+    // array the caller owns (an absurd count would read far past it).
+    if (desc->desc.shape_known() &&
+        valueCount > static_cast<size_t>(desc->desc.ElementCount())) {
+      return Err(StatusCode::kInvalidParam, "valueCount {} exceeds the {} elements of the tensor",
+                 valueCount, desc->desc.ElementCount());
+    }
     std::vector<std::pair<int64_t, int64_t>> range;
     for (size_t i = 0; i < valueCount; ++i) range.emplace_back(valueRange[i][0], valueRange[i][1]);
     desc->value_range = std::move(range);
