@@ -66,6 +66,7 @@ std::vector<Param> ParseParams(const char* list) {
     }
   }
   params.push_back(ParseOne(Trim(current)));
+  if (params.back().spelling == "...") params.pop_back();  // aclAppLog: no variadic arguments
   return params;
 }
 
@@ -250,8 +251,17 @@ void* Objects::PointerFor(const Param& param, size_t index, Bad bad) {
   if (type == "char*" && Contains(param.spelling, "const")) {
     return const_cast<char*>("misuse");
   }
-  if (type == "void*" || type == "void* const") {
-    return Contains(param.name, "host") || Contains(param.name, "Host") ? host_ : dev_;
+  if (type == "void*") {
+    if (Contains(param.name, "host") || Contains(param.name, "Host")) return host_;
+    // Host data by the documentation: callback arguments, option values, model bytes,
+    // GEMM scalars. Test-owned, so still readable after aclFinalize.
+    static const char* const kHostData[] = {"userData", "args",  "attrValue", "pHost",
+                                            "dataBuffer", "shareableHandle", "value",
+                                            "model",    "alpha", "beta",      "data"};
+    for (const char* name : kHostData) {
+      if (param.name == name) return host_data_;
+    }
+    return dev_;
   }
   unsigned char* scratch = scratch_[index < kMaxParams - 2 ? index : 0];
   std::memset(scratch, 0, kScratchBytes);

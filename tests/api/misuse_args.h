@@ -5,7 +5,8 @@
 // aclrtContext are all void*, so the spelling tells which live handle to pass). One
 // argument at a time is made bad (Bad); the others stay plausible:
 //   - handles: a live object of the right kind (Objects);
-//   - void* / const void*: 4 KiB of device memory (host memory when the name says "host");
+//   - void* / const void*: 4 KiB of device memory, or of host memory for parameters that
+//     take host data (by name: hostPtr, userData, attrValue, model, alpha, ...);
 //   - const char*: a short string; arrays of descriptors or buffers: live ones;
 //   - callbacks: a function that does nothing; other pointers: zeroed 4 KiB of scratch;
 //   - enums 0, size_t 64, other scalars 0, structs passed by value zero-initialised.
@@ -83,6 +84,7 @@ class Objects {
   void* desc_array_[8] = {};
   void* buffer_array_[8] = {};
   alignas(64) unsigned char not_a_handle_[kScratchBytes] = {};
+  alignas(64) unsigned char host_data_[kScratchBytes] = {};
   alignas(64) unsigned char scratch_[kMaxParams][kScratchBytes] = {};
 };
 
@@ -140,6 +142,8 @@ struct Outcome {
   bool failed = false;      // an aclError other than ACL_SUCCESS, or the fail value
   bool is_acl_error = false;
   aclError code = ACL_SUCCESS;
+  bool integral = false;  // an integer or enum result, in `value`
+  int64_t value = 0;
 };
 
 // Calls a manifest function with generated arguments; `fail` returns its fail value.
@@ -176,6 +180,10 @@ struct Caller<R (*)(A...)> {
         outcome.failed = result != ACL_SUCCESS;
       } else {
         outcome.failed = result == fail();
+        if constexpr (std::is_integral_v<R> || std::is_enum_v<R>) {
+          outcome.integral = true;
+          outcome.value = static_cast<int64_t>(result);
+        }
       }
     }
     return outcome;
