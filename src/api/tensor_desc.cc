@@ -115,8 +115,7 @@ aclError aclSetTensorValueRange(aclTensorDesc* tensorDesc, size_t valueCount,
     }
     // One range per element: a count past the elements of a known shape cannot describe an
     // array the caller owns (an absurd count would read far past it).
-    if (desc->desc.shape_known() &&
-        valueCount > static_cast<size_t>(desc->desc.ElementCount())) {
+    if (desc->desc.shape_known() && valueCount > static_cast<size_t>(desc->desc.ElementCount())) {
       return Err(StatusCode::kInvalidParam, "valueCount {} exceeds the {} elements of the tensor",
                  valueCount, desc->desc.ElementCount());
     }

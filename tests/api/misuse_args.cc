@@ -255,9 +255,9 @@ void* Objects::PointerFor(const Param& param, size_t index, Bad bad) {
     if (Contains(param.name, "host") || Contains(param.name, "Host")) return host_;
     // Host data by the documentation: callback arguments, option values, model bytes,
     // GEMM scalars. Test-owned, so still readable after aclFinalize.
-    static const char* const kHostData[] = {"userData", "args",  "attrValue", "pHost",
-                                            "dataBuffer", "shareableHandle", "value",
-                                            "model",    "alpha", "beta",      "data"};
+    static const char* const kHostData[] = {
+        "userData", "args",  "attrValue", "pHost", "dataBuffer", "shareableHandle",
+        "value",    "model", "alpha",     "beta",  "data"};
     for (const char* name : kHostData) {
       if (param.name == name) return host_data_;
     }

@@ -163,16 +163,15 @@ struct Caller<R (*)(A...)> {
 
  private:
   template <typename Fn, typename Fail, size_t... I>
-  static Outcome CallImpl(Fn fn, Fail fail, Objects& objects,
-                          const std::vector<Param>& params, int bad_index, Bad bad,
-                          std::index_sequence<I...>) {
+  static Outcome CallImpl(Fn fn, Fail fail, Objects& objects, const std::vector<Param>& params,
+                          int bad_index, Bad bad, std::index_sequence<I...>) {
     Outcome outcome;
     if constexpr (std::is_void_v<R>) {
       (void)fail;
       fn(MakeArg<A>(objects, params[I], I, static_cast<int>(I) == bad_index ? bad : Bad::kNone)...);
     } else {
-      const R result = fn(
-          MakeArg<A>(objects, params[I], I, static_cast<int>(I) == bad_index ? bad : Bad::kNone)...);
+      const R result = fn(MakeArg<A>(objects, params[I], I,
+                                     static_cast<int>(I) == bad_index ? bad : Bad::kNone)...);
       outcome.has_result = true;
       if constexpr (std::is_same_v<R, aclError>) {  // every int-returning function
         outcome.is_acl_error = true;

@@ -22,10 +22,10 @@
 
 #include "acl/acl_dump.h"
 #include "acl/acl_ext.h"
-#include "acl/acl_platform.h"
-#include "acl/acl_rt_allocator.h"
 #include "acl/acl_op_compiler.h"
+#include "acl/acl_platform.h"
 #include "acl/acl_prof.h"
+#include "acl/acl_rt_allocator.h"
 #include "acl/acl_tdt.h"
 #include "acl/acl_tdt_queue.h"
 #include "acl/ops/acl_cblas.h"
@@ -54,12 +54,12 @@ struct Entry {
 #pragma GCC diagnostic ignored "-Wdeprecated-declarations"
 #define VOID_RET
 // ret (*) params names the C function where C++ overloads (acl_rt_api.h) share its name.
-#define ACL_FN(status, header, lib, ret, name, params, fail)                                    \
+#define ACL_FN(status, header, lib, ret, name, params, fail)                                  \
   {#name, std::strcmp(#status, "IMPL") == 0, #params, &misuse::Caller<ret(*) params>::Traits, \
-   [](Objects& objects, const std::vector<Param>& args, int bad_index, Bad bad) {              \
-     return misuse::Caller<ret(*) params>::Call(static_cast<ret(*) params>(&name),             \
-                                                []() -> ret { return fail; }, objects, args,   \
-                                                bad_index, bad);                               \
+   [](Objects& objects, const std::vector<Param>& args, int bad_index, Bad bad) {             \
+     return misuse::Caller<ret(*) params>::Call(                                              \
+         static_cast<ret(*) params>(&name), []() -> ret { return fail; }, objects, args,      \
+         bad_index, bad);                                                                     \
    }},
 const Entry kManifest[] = {
 #include "api/manifest/acl_api.def"
@@ -129,8 +129,9 @@ const SizeAccepted kSizeAccepted[] = {
     {"aclCreateDataBuffer", 1, "describes the caller's memory; the size is not checked"},
     {"aclUpdateDataBuffer", 2, "describes the caller's memory; the size is not checked"},
     {"aclGetCompileopt", 2, "length is the caller's buffer size; only the value is written"},
-    {"aclrtGetMemUsageInfo", 2, "inputNum is the caller's array length; only entries that "
-                                "exist are written"},
+    {"aclrtGetMemUsageInfo", 2,
+     "inputNum is the caller's array length; only entries that "
+     "exist are written"},
     {"aclrtMemPoolTrimTo", 1, "keeping more than the pool holds trims nothing"},
     {"aclrtMemset", 1, "maxCount only bounds count; the range checked is count"},
     {"aclrtMemsetAsync", 1, "maxCount only bounds count; the range checked is count"},
@@ -156,7 +157,8 @@ const FailValue kFailValueOverrides[] = {
 // (CANN: "stream: NULL means the default stream"); such calls may succeed. Functions that
 // need a real stream (destroy, ...) are listed here and must reject NULL like any pointer.
 const std::set<std::string> kStreamMustNotBeNull = {
-    "aclrtDestroyStream", "aclrtDestroyStreamForce",
+    "aclrtDestroyStream",
+    "aclrtDestroyStreamForce",
 };
 
 // Functions documented to work without aclInit (and after aclFinalize): their plausible call
@@ -371,12 +373,12 @@ class MisuseTest : public ::testing::TestWithParam<size_t> {
   void Run(const Entry& entry, const std::vector<Param>& params, const Call& call,
            Objects& objects) {
     const std::string category = CategoryName(call);
-    const std::string what = std::string(entry.name) + " [" + category +
-                             (call.param >= 0 ? " param " + std::to_string(call.param) + " (" +
-                                                    params[static_cast<size_t>(call.param)].name +
-                                                    ")"
-                                              : std::string()) +
-                             "]";
+    const std::string what =
+        std::string(entry.name) + " [" + category +
+        (call.param >= 0 ? " param " + std::to_string(call.param) + " (" +
+                               params[static_cast<size_t>(call.param)].name + ")"
+                         : std::string()) +
+        "]";
     if (call.phase == Phase::kInitialised) (void)aclrtSetCurrentContext(objects.context());
     acltest::ClearRecentErrors();
     (void)aclrtGetLastError(ACL_RT_THREAD_LEVEL);
@@ -503,8 +505,8 @@ TEST(MisuseSummary, EveryManifestFunctionIsCovered) {
   }
   line += "; allow-lists: NULL accepted " + std::to_string(std::size(kNullAccepted)) +
           " + NULL default stream, SIZE_MAX accepted " + std::to_string(std::size(kSizeAccepted)) +
-          ", bad enum accepted " + std::to_string(std::size(kEnumAccepted)) +
-          ", no init needed " + std::to_string(std::size(kNoInitNeeded));
+          ", bad enum accepted " + std::to_string(std::size(kEnumAccepted)) + ", no init needed " +
+          std::to_string(std::size(kNoInitNeeded));
   std::printf("%s\n", line.c_str());
   EXPECT_EQ(names.size(), kManifestSize);
 }
@@ -519,10 +521,10 @@ class SummaryPrinter : public ::testing::Environment {
       line += " " + category + " " + std::to_string(count);
       total += count;
     }
-    std::printf("misuse calls made: %zu functions, %zu calls:%s\n", FunctionsCalled().size(),
-                total, line.c_str());
-    const bool whole_run = ::testing::UnitTest::GetInstance()->test_to_run_count() >
-                           static_cast<int>(kManifestSize);
+    std::printf("misuse calls made: %zu functions, %zu calls:%s\n", FunctionsCalled().size(), total,
+                line.c_str());
+    const bool whole_run =
+        ::testing::UnitTest::GetInstance()->test_to_run_count() > static_cast<int>(kManifestSize);
     if (whole_run) {
       EXPECT_EQ(FunctionsCalled().size(), kManifestSize) << "manifest functions not called";
     }
