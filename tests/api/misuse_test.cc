@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include <array>
+#include <atomic>
 #include <cstdio>
 #include <cstring>
 #include <map>
@@ -347,13 +348,13 @@ std::set<std::string>& FunctionsCalled() {
 }
 
 // The call in progress, for the watchdog.
-const char* g_current_function = "";
-const char* g_current_category = "";
+std::atomic<const char*> g_current_function{""};
+std::atomic<const char*> g_current_category{""};
 
 void OnAlarm(int) {
   char line[256];
   const int n = std::snprintf(line, sizeof(line), "misuse: %s (%s) did not return in time\n",
-                              g_current_function, g_current_category);
+                              g_current_function.load(), g_current_category.load());
   if (n > 0) (void)!write(STDERR_FILENO, line, static_cast<size_t>(n));
   _exit(3);
 }
