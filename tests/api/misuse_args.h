@@ -110,9 +110,21 @@ ParamTraits TraitsOf() {
   return {std::is_pointer_v<T>, std::is_enum_v<T>, std::is_same_v<T, size_t>};
 }
 
+// The type an argument is passed as: enums as int. Loading an enum object whose value lies
+// outside its enumerators' range is undefined (UBSan -fsanitize=enum), so out-of-range enum
+// values are passed as the int they are on the ABI, through a function pointer whose enum
+// parameters are int (the same calling convention: the enums are int-sized).
+template <typename T>
+using WireT = std::conditional_t<std::is_enum_v<T>, int, T>;
+
+template <typename R, typename... A>
+auto WireOf(R (*)(A...)) -> R (*)(WireT<A>...);
+template <typename R, typename... A>
+auto WireOf(R (*)(A..., ...)) -> R (*)(WireT<A>..., ...);
+
 // The argument for parameter `index` of type T.
 template <typename T>
-T MakeArg(Objects& objects, const Param& param, size_t index, Bad bad) {
+WireT<T> MakeArg(Objects& objects, const Param& param, size_t index, Bad bad) {
   if constexpr (std::is_pointer_v<T>) {
     using Pointee = std::remove_cv_t<std::remove_pointer_t<T>>;
     if (bad == Bad::kNull) return nullptr;
@@ -123,10 +135,7 @@ T MakeArg(Objects& objects, const Param& param, size_t index, Bad bad) {
     }
   } else if constexpr (std::is_enum_v<T>) {
     static_assert(sizeof(T) == sizeof(int), "an int-sized C enum");
-    const int raw = bad == Bad::kBadEnum ? 0x7fff : 0;
-    T value;
-    std::memcpy(&value, &raw, sizeof(value));
-    return value;
+    return bad == Bad::kBadEnum ? 0x7fff : 0;
   } else if constexpr (std::is_same_v<T, size_t>) {
     return bad == Bad::kHugeSize ? SIZE_MAX : 64;
   } else if constexpr (std::is_arithmetic_v<T>) {
@@ -166,12 +175,15 @@ struct Caller<R (*)(A...)> {
   static Outcome CallImpl(Fn fn, Fail fail, Objects& objects, const std::vector<Param>& params,
                           int bad_index, Bad bad, std::index_sequence<I...>) {
     Outcome outcome;
+    using Wire = decltype(WireOf(fn));
+    const auto wire = reinterpret_cast<Wire>(reinterpret_cast<void (*)()>(fn));
     if constexpr (std::is_void_v<R>) {
       (void)fail;
-      fn(MakeArg<A>(objects, params[I], I, static_cast<int>(I) == bad_index ? bad : Bad::kNone)...);
+      wire(MakeArg<A>(objects, params[I], I,
+                      static_cast<int>(I) == bad_index ? bad : Bad::kNone)...);
     } else {
-      const R result = fn(MakeArg<A>(objects, params[I], I,
-                                     static_cast<int>(I) == bad_index ? bad : Bad::kNone)...);
+      const R result = wire(MakeArg<A>(objects, params[I], I,
+                                       static_cast<int>(I) == bad_index ? bad : Bad::kNone)...);
       outcome.has_result = true;
       if constexpr (std::is_same_v<R, aclError>) {  // every int-returning function
         outcome.is_acl_error = true;
