@@ -39,7 +39,7 @@ Result<std::vector<int64_t>> ReadDims(int num_dims, const int64_t* dims, bool* u
   return out;
 }
 
-Status CheckFormat(aclFormat format, const char* what) {
+Status CheckFormat(const aclFormat& format, const char* what) {
   const int value = api::EnumValue(format);
   if (!driver::IsKnownFormat(value)) {
     return Err(StatusCode::kInvalidParam, "{} {} is not an aclFormat", what, value);
@@ -246,7 +246,8 @@ aclError aclTransTensorDescFormat(const aclTensorDesc* srcDesc, aclFormat dstFor
 
 namespace {
 
-aclError SetStorageFormat(const char* api_name, aclTensorDesc* tensorDesc, aclFormat format) {
+aclError SetStorageFormat(const char* api_name, aclTensorDesc* tensorDesc,
+                          const aclFormat& format) {
   return api::ApiCall(api_name, [&]() -> Status {
     ACLSIM_ASSIGN_OR_RETURN(auto desc, Lookup(tensorDesc));
     ACLSIM_RETURN_IF_ERROR(CheckFormat(format, "format"));
