@@ -35,7 +35,7 @@ struct Trans {
   bool nz = false;
 };
 
-Result<Trans> ReadTrans(aclTransType trans, const char* what) {
+Result<Trans> ReadTrans(const aclTransType& trans, const char* what) {
   switch (api::EnumValue(trans)) {
     case ACL_TRANS_N:
       return Trans{false, false};
@@ -58,7 +58,7 @@ Status CheckReserved(int value, const char* what) {
   return Status::Ok();
 }
 
-Status CheckCompute(aclComputeType type) {
+Status CheckCompute(const aclComputeType& type) {
   const int value = api::EnumValue(type);
   if (value != ACL_COMPUTE_HIGH_PRECISION && value != ACL_COMPUTE_LOW_PRECISION) {
     return Err(StatusCode::kInvalidParam, "computeType {} is not an aclComputeType", value);
@@ -66,7 +66,7 @@ Status CheckCompute(aclComputeType type) {
   return Status::Ok();
 }
 
-Result<driver::DataType> ReadType(aclDataType type, const char* what) {
+Result<driver::DataType> ReadType(const aclDataType& type, const char* what) {
   const int value = api::EnumValue(type);
   switch (value) {
     case ACL_FLOAT16:
@@ -116,9 +116,10 @@ struct GemmSpec {
   driver::DataType type_a{}, type_b{}, type_c{};
 };
 
-Result<GemmSpec> ReadGemm(aclTransType transA, aclTransType transB, aclTransType transC, int m,
-                          int n, int k, aclDataType dataTypeA, aclDataType dataTypeB,
-                          aclDataType dataTypeC, aclComputeType computeType) {
+Result<GemmSpec> ReadGemm(const aclTransType& transA, const aclTransType& transB,
+                          const aclTransType& transC, int m, int n, int k,
+                          const aclDataType& dataTypeA, const aclDataType& dataTypeB,
+                          const aclDataType& dataTypeC, const aclComputeType& computeType) {
   GemmSpec spec;
   ACLSIM_ASSIGN_OR_RETURN(spec.ta, ReadTrans(transA, "transA"));
   ACLSIM_ASSIGN_OR_RETURN(spec.tb, ReadTrans(transB, "transB"));
@@ -170,10 +171,11 @@ core::OpLaunch GemmLaunch(const GemmSpec& s, const void* alpha, const void* a, c
   return launch;
 }
 
-aclError Gemm(const char* api_name, aclTransType transA, aclTransType transB, aclTransType transC,
-              int m, int n, int k, const void* alpha, const void* a, int lda, aclDataType dataTypeA,
-              const void* b, int ldb, aclDataType dataTypeB, const void* beta, void* c, int ldc,
-              aclDataType dataTypeC, aclComputeType computeType, aclrtStream stream) {
+aclError Gemm(const char* api_name, const aclTransType& transA, const aclTransType& transB,
+              const aclTransType& transC, int m, int n, int k, const void* alpha, const void* a,
+              int lda, const aclDataType& dataTypeA, const void* b, int ldb,
+              const aclDataType& dataTypeB, const void* beta, void* c, int ldc,
+              const aclDataType& dataTypeC, const aclComputeType& computeType, aclrtStream stream) {
   return api::ApiCall(api_name, [&]() -> Status {
     ACLSIM_RETURN_IF_ERROR(api::CheckNotNull(alpha, "alpha"));
     ACLSIM_RETURN_IF_ERROR(api::CheckNotNull(beta, "beta"));
@@ -189,10 +191,10 @@ aclError Gemm(const char* api_name, aclTransType transA, aclTransType transB, ac
   });
 }
 
-aclError Gemv(const char* api_name, aclTransType transA, int m, int n, const void* alpha,
-              const void* a, int lda, aclDataType dataTypeA, const void* x, int incx,
-              aclDataType dataTypeX, const void* beta, void* y, int incy, aclDataType dataTypeY,
-              aclComputeType computeType, aclrtStream stream) {
+aclError Gemv(const char* api_name, const aclTransType& transA, int m, int n, const void* alpha,
+              const void* a, int lda, const aclDataType& dataTypeA, const void* x, int incx,
+              const aclDataType& dataTypeX, const void* beta, void* y, int incy,
+              const aclDataType& dataTypeY, const aclComputeType& computeType, aclrtStream stream) {
   return api::ApiCall(api_name, [&]() -> Status {
     ACLSIM_RETURN_IF_ERROR(api::CheckNotNull(alpha, "alpha"));
     ACLSIM_RETURN_IF_ERROR(api::CheckNotNull(beta, "beta"));
@@ -213,10 +215,10 @@ aclError Gemv(const char* api_name, aclTransType transA, int m, int n, const voi
   });
 }
 
-aclError GemmHandle(const char* api_name, aclTransType transA, aclTransType transB,
-                    aclTransType transC, int m, int n, int k, aclDataType dataTypeA,
-                    aclDataType dataTypeB, aclDataType dataTypeC, aclComputeType computeType,
-                    aclopHandle** handle) {
+aclError GemmHandle(const char* api_name, const aclTransType& transA, const aclTransType& transB,
+                    const aclTransType& transC, int m, int n, int k, const aclDataType& dataTypeA,
+                    const aclDataType& dataTypeB, const aclDataType& dataTypeC,
+                    const aclComputeType& computeType, aclopHandle** handle) {
   return api::ApiCall(api_name, [&]() -> Status {
     ACLSIM_RETURN_IF_ERROR(api::CheckNotNull(handle, "handle"));
     ACLSIM_ASSIGN_OR_RETURN(auto spec, ReadGemm(transA, transB, transC, m, n, k, dataTypeA,

@@ -350,6 +350,8 @@ aclError aclopCreateHandleForCast(aclTensorDesc* srcDesc, aclTensorDesc* dstDesc
   return api::ApiCall(__func__, [&]() -> Status {
     ACLSIM_RETURN_IF_ERROR(api::CheckNotNull(handle, "handle"));
     ACLSIM_ASSIGN_OR_RETURN(auto launch, CastLaunch(srcDesc, dstDesc, truncate));
+    // As aclopCreateHandle: an op handle needs the runtime it will execute on.
+    ACLSIM_RETURN_IF_ERROR(core::Runtime::Get().status());
     auto object = core::MakeHandleObject<aclopHandle>();
     object->launch = std::move(launch);
     *handle = static_cast<aclopHandle*>(core::PublishHandle(object));

@@ -37,7 +37,7 @@ CompileOptions& Options() {
   return *options;
 }
 
-Status CheckCompileArgs(aclopEngineType engineType, aclopCompileType compileFlag) {
+Status CheckCompileArgs(const aclopEngineType& engineType, const aclopCompileType& compileFlag) {
   const int engine = api::EnumValue(engineType);
   if (engine < ACL_ENGINE_SYS || engine > ACL_ENGINE_VECTOR) {
     return Err(StatusCode::kInvalidParam, "engineType {} is not an aclopEngineType", engine);

@@ -39,7 +39,7 @@ Result<std::vector<int64_t>> ReadDims(int num_dims, const int64_t* dims, bool* u
   return out;
 }
 
-Status CheckFormat(aclFormat format, const char* what) {
+Status CheckFormat(const aclFormat& format, const char* what) {
   const int value = api::EnumValue(format);
   if (!driver::IsKnownFormat(value)) {
     return Err(StatusCode::kInvalidParam, "{} {} is not an aclFormat", what, value);
@@ -112,6 +112,12 @@ aclError aclSetTensorValueRange(aclTensorDesc* tensorDesc, size_t valueCount,
     ACLSIM_ASSIGN_OR_RETURN(auto desc, Lookup(tensorDesc));
     if (valueCount > 0 && valueRange == nullptr) {
       return Err(StatusCode::kInvalidParam, "valueRange is NULL but valueCount is {}", valueCount);
+    }
+    // One range per element: a count past the elements of a known shape cannot describe an
+    // array the caller owns (an absurd count would read far past it).
+    if (desc->desc.shape_known() && valueCount > static_cast<size_t>(desc->desc.ElementCount())) {
+      return Err(StatusCode::kInvalidParam, "valueCount {} exceeds the {} elements of the tensor",
+                 valueCount, desc->desc.ElementCount());
     }
     std::vector<std::pair<int64_t, int64_t>> range;
     for (size_t i = 0; i < valueCount; ++i) range.emplace_back(valueRange[i][0], valueRange[i][1]);
@@ -240,7 +246,8 @@ aclError aclTransTensorDescFormat(const aclTensorDesc* srcDesc, aclFormat dstFor
 
 namespace {
 
-aclError SetStorageFormat(const char* api_name, aclTensorDesc* tensorDesc, aclFormat format) {
+aclError SetStorageFormat(const char* api_name, aclTensorDesc* tensorDesc,
+                          const aclFormat& format) {
   return api::ApiCall(api_name, [&]() -> Status {
     ACLSIM_ASSIGN_OR_RETURN(auto desc, Lookup(tensorDesc));
     ACLSIM_RETURN_IF_ERROR(CheckFormat(format, "format"));

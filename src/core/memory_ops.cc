@@ -1,5 +1,6 @@
 #include "core/memory_ops.h"
 
+#include <cstdint>
 #include <cstdlib>
 #include <cstring>
 
@@ -120,6 +121,10 @@ Status DeviceFree(Runtime& runtime, void* ptr) {
 
 Result<void*> HostMalloc(Runtime& runtime, size_t size) {
   if (size == 0) return Err(StatusCode::kInvalidParam, "size must be greater than 0");
+  // Rounding up must not wrap around (SIZE_MAX would round to 0 bytes).
+  if (size > SIZE_MAX - (kHostAlignment - 1)) {
+    return Err(StatusCode::kBadAlloc, "host allocation of {} bytes failed", size);
+  }
   const size_t rounded = (size + kHostAlignment - 1) / kHostAlignment * kHostAlignment;
   void* ptr = std::aligned_alloc(kHostAlignment, rounded);
   if (ptr == nullptr) {

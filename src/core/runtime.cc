@@ -1,8 +1,11 @@
 #include "core/runtime.h"
 
 #include <algorithm>
+#include <cstdlib>
+#include <cstring>
 
 #include "core/memory_checker.h"
+#include "core/memory_ops.h"
 #include "dfx/error_message.h"
 #include "dfx/log.h"
 #include "driver/registry.h"
@@ -123,6 +126,11 @@ Runtime::Runtime(RuntimeConfig config, std::unique_ptr<driver::Driver> driver)
 Runtime::~Runtime() {
   reports_.Drain();
   for (const auto& device : OpenedDevices()) device->Release(/*force=*/true);
+  // aclFinalize releases aclrtMallocHost memory the application did not free (memory
+  // registered with aclrtHostRegister stays the application's).
+  for (const auto& [address, allocation] : host_memory_.TakeAll()) {
+    if (std::strcmp(allocation.api, kHostRegisterApi) != 0) std::free(allocation.base);
+  }
 }
 
 Status Runtime::CheckDeviceId(int32_t id) const {

@@ -79,6 +79,13 @@ TEST_F(AclTest, MallocBeyondDeviceMemoryIsAllocationError) {
   EXPECT_ACL_OK(aclrtFree(dev));
 }
 
+// Rounding SIZE_MAX up to the host alignment wrapped to 0 bytes, which "succeeded".
+TEST_F(AclTest, MallocHostOfSizeMaxIsBadAlloc) {
+  void* host = nullptr;
+  EXPECT_ACL_ERR(ACL_ERROR_BAD_ALLOC, aclrtMallocHost, &host, SIZE_MAX);
+  EXPECT_EQ(host, nullptr);
+}
+
 TEST_F(AclTest, MallocWithoutContextIsContextNull) {
   std::thread worker([] {
     void* dev = nullptr;

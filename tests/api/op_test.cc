@@ -58,6 +58,28 @@ TEST_F(OpTest, BadDescriptorArgumentsFail) {
   EXPECT_RECENT_ERROR_NAMES(aclGetTensorDescType);
 }
 
+// One value range per element: a count past the elements of a known shape is refused before
+// the array is read.
+TEST_F(OpTest, ValueRangeCountBeyondTheElementsIsInvalid) {
+  aclTensorDesc* desc = Desc(ACL_INT64, {2});
+  int64_t ranges[2][ACL_TENSOR_VALUE_RANGE_NUM] = {{0, 4}, {1, 8}};
+  EXPECT_ACL_OK(aclSetTensorValueRange(desc, 2, ranges));
+  EXPECT_ACL_ERR(ACL_ERROR_INVALID_PARAM, aclSetTensorValueRange, desc, 3, ranges);
+  EXPECT_ACL_ERR(ACL_ERROR_INVALID_PARAM, aclSetTensorValueRange, desc, SIZE_MAX, ranges);
+}
+
+// As aclopCreateHandle, the cast handle needs the runtime.
+TEST(OpNoInitTest, CreateHandleForCastBeforeInitIsUninitialize) {
+  const int64_t dims[1] = {4};
+  aclTensorDesc* src = aclCreateTensorDesc(ACL_FLOAT, 1, dims, ACL_FORMAT_ND);
+  aclTensorDesc* dst = aclCreateTensorDesc(ACL_FLOAT16, 1, dims, ACL_FORMAT_ND);
+  aclopHandle* handle = nullptr;
+  EXPECT_ACL_ERR(ACL_ERROR_UNINITIALIZE, aclopCreateHandleForCast, src, dst, 0, &handle);
+  EXPECT_EQ(handle, nullptr);
+  aclDestroyTensorDesc(src);
+  aclDestroyTensorDesc(dst);
+}
+
 TEST_F(OpTest, AttributesOfEveryKind) {
   aclopAttr* a = Attr();
   ASSERT_NE(a, nullptr);
