@@ -99,6 +99,16 @@ aclError MapCode(StatusCode code) {
       return ACL_ERROR_FORMAT_NOT_MATCH;
     case StatusCode::kOpUnsupportedDynamic:
       return ACL_ERROR_OP_UNSUPPORTED_DYNAMIC;
+    case StatusCode::kInvalidModelId:
+      return ACL_ERROR_INVALID_MODEL_ID;
+    case StatusCode::kModelSizeInvalid:
+      return ACL_ERROR_MODEL_SIZE_INVALID;
+    case StatusCode::kModelInputNotMatch:
+      return ACL_ERROR_MODEL_INPUT_NOT_MATCH;
+    case StatusCode::kModelOutputNotMatch:
+      return ACL_ERROR_MODEL_OUTPUT_NOT_MATCH;
+    case StatusCode::kModelNotDynamic:
+      return ACL_ERROR_MODEL_NOT_DYNAMIC;
     case StatusCode::kInternal:
       return ACL_ERROR_INTERNAL_ERROR;
   }

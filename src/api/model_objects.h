@@ -1,4 +1,5 @@
-// The objects behind aclmdlDataset*, aclmdlConfigHandle* and aclmdlExecConfigHandle*.
+// The objects behind aclmdlDataset*, aclmdlDesc*, aclmdlConfigHandle* and
+// aclmdlExecConfigHandle*.
 //
 // A dataset lists the program's data buffers (it does not own them: aclmdlDestroyDataset
 // leaves them alone) and, per buffer, an optional tensor descriptor that the dataset owns: a
@@ -11,12 +12,15 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <map>
+#include <memory>
 #include <string>
 #include <vector>
 
 #include "acl/acl.h"
 #include "api/op_objects.h"
 #include "core/handle_table.h"
+#include "core/model_runner.h"
 
 struct aclmdlDataset {
   static constexpr aclsim::core::HandleKind kHandleKind = aclsim::core::HandleKind::kDataset;
@@ -25,6 +29,21 @@ struct aclmdlDataset {
     aclTensorDesc* desc = nullptr;    // the dataset's own (a published handle), or null
   };
   std::vector<Blob> blobs;
+  // The gear aclmdlSetDynamicBatchSize / SetDynamicHWSize / SetInputDynamicDims selected on
+  // this (input) dataset: an index into the model's gears; -1 = none yet.
+  int64_t gear = -1;
+};
+
+// What aclmdlGetDesc / GetDescFromFile / GetDescFromMem filled in. A descriptor of a loaded
+// model (model_id != 0) reports the current output dims of that model's latest execution.
+struct aclmdlDesc {
+  static constexpr aclsim::core::HandleKind kHandleKind = aclsim::core::HandleKind::kModelDesc;
+  uint32_t model_id = 0;
+  std::shared_ptr<const aclsim::core::CompiledModel> compiled;  // null until filled
+  std::weak_ptr<aclsim::core::LoadedModel> model;
+  // Strings returned by aclmdlGetOpAttr ("<op>\n<attr>" -> value), valid while the
+  // descriptor lives.
+  std::map<std::string, std::string> op_attrs;
 };
 
 // aclmdlSetConfigOpt values (what aclmdlLoadWithConfig loads, and how).

@@ -63,6 +63,11 @@ enum class StatusCode {
   kUnsupportedDataType,    // data type not supported by the op / function
   kFormatNotMatch,         // tensor format not supported by the op / function
   kOpUnsupportedDynamic,   // unknown shape where the op needs a known one
+  kInvalidModelId,         // no loaded model has this id
+  kModelSizeInvalid,       // memory supplied for a model is smaller than it needs
+  kModelInputNotMatch,     // model inputs: count or buffer size not what the model needs
+  kModelOutputNotMatch,    // model outputs: count or buffer size not what the model needs
+  kModelNotDynamic,        // a dynamic-gear call on a model without such gears
   kInternal,               // a bug in aclsim
 };
 

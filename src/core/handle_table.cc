@@ -36,6 +36,8 @@ const char* HandleKindName(HandleKind kind) {
       return "aclmdlConfigHandle";
     case HandleKind::kModelExecConfig:
       return "aclmdlExecConfigHandle";
+    case HandleKind::kModelDesc:
+      return "aclmdlDesc";
     case HandleKind::kOther:
       return "handle";
   }

@@ -47,6 +47,7 @@ enum class HandleKind : uint8_t {
   kDataset,
   kModelConfig,
   kModelExecConfig,
+  kModelDesc,
   kOther,
 };
 

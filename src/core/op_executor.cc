@@ -399,6 +399,12 @@ Status ExecuteOp(Runtime& runtime, Stream& stream, OpLaunch launch,
                       resolved_outputs);
 }
 
+Status LaunchCompiled(Stream& stream, const std::shared_ptr<const driver::OpKernel>& kernel,
+                      const OpBuffer* inputs, size_t num_inputs, const OpBuffer* outputs,
+                      size_t num_outputs) {
+  return LaunchKernel(stream, kernel, inputs, num_inputs, outputs, num_outputs, nullptr);
+}
+
 Status ExecuteRemembered(Runtime& runtime, Stream& stream, const OpCallDescs& call,
                          const OpBuffer* inputs, const OpBuffer* outputs, ResolvedOutputs* resolved,
                          bool* launched) {

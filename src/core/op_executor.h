@@ -65,6 +65,13 @@ Status CompileOp(Runtime& runtime, Device& device, driver::OpCall call);
 Status ExecuteOp(Runtime& runtime, Stream& stream, OpLaunch launch,
                  std::vector<driver::TensorDesc>* resolved_outputs);
 
+// Enqueues a kernel compiled by the caller (the model executor) on `stream`, with the buffers
+// checked against the kernel's descriptors as ExecuteOp checks them. `inputs` has one entry
+// per kernel input ({nullptr, 0} for an omitted optional one), `outputs` one per output.
+Status LaunchCompiled(Stream& stream, const std::shared_ptr<const driver::OpKernel>& kernel,
+                      const OpBuffer* inputs, size_t num_inputs, const OpBuffer* outputs,
+                      size_t num_outputs);
+
 // The output descriptors of a launched kernel as it produces them (without copying the
 // kernel's own when they do not depend on the data).
 struct ResolvedOutputs {

@@ -82,6 +82,7 @@ Kind HandleKindOf(const std::string& spelling) {
   if (type == "aclmdlDataset*") return Kind::kDataset;
   if (type == "aclmdlConfigHandle*") return Kind::kModelConfig;
   if (type == "aclmdlExecConfigHandle*") return Kind::kExecConfig;
+  if (type == "aclmdlDesc*") return Kind::kModelDesc;
   if (type == "aclrtMemPool") return Kind::kMemPool;
   if (type == "aclrtDrvMemHandle") return Kind::kPhysicalMem;
   return Kind::kNone;
@@ -120,6 +121,8 @@ void* Create(Kind kind, void* dev) {
       return aclmdlCreateConfigHandle();
     case Kind::kExecConfig:
       return aclmdlCreateExecConfigHandle();
+    case Kind::kModelDesc:
+      return aclmdlCreateDesc();
     case Kind::kMemPool: {
       aclrtMemPoolProps props = {};
       props.allocType = ACL_MEM_ALLOCATION_TYPE_PINNED;
@@ -177,6 +180,9 @@ void Destroy(Kind kind, void* object) {
       break;
     case Kind::kExecConfig:
       (void)aclmdlDestroyExecConfigHandle(static_cast<aclmdlExecConfigHandle*>(object));
+      break;
+    case Kind::kModelDesc:
+      (void)aclmdlDestroyDesc(static_cast<aclmdlDesc*>(object));
       break;
     case Kind::kMemPool:
       (void)aclrtMemPoolDestroy(object);

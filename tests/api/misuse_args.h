@@ -52,6 +52,7 @@ enum class Kind {
   kDataset,
   kModelConfig,
   kExecConfig,
+  kModelDesc,
   kMemPool,
   kPhysicalMem,
   kCount,

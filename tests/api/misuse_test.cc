@@ -228,6 +228,8 @@ const NoInitNeeded kNoInitNeeded[] = {
     {"aclopSetCompileFlag", "compile options are process settings"},
     {"aclmdlCreateDataset", "datasets are host objects"},
     {"aclmdlDestroyDataset", "datasets are host objects"},
+    {"aclmdlCreateDesc", "model descriptors are host objects (filled later)"},
+    {"aclmdlDestroyDesc", "model descriptors are host objects"},
     {"aclmdlAddDatasetBuffer", "datasets are host objects"},
     {"aclmdlGetDatasetNumBuffers", "datasets are host objects"},
     {"aclmdlCreateConfigHandle", "configuration handles are host objects"},
