@@ -94,7 +94,7 @@ Status Execute(uint32_t model_id, const aclmdlDataset* input, aclmdlDataset* out
       model->Execute(*target, buffers.inputs, buffers.outputs, buffers.gear, work, work_size));
   if (!sync) return Status::Ok();
   ACLSIM_RETURN_IF_ERROR(core::SyncStream(*target, timeout_ms));
-  return api::UpdateOutputDescs(*model, buffers.gear, output);
+  return api::UpdateOutputDescs(*model, output);
 }
 
 }  // namespace

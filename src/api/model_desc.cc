@@ -84,10 +84,11 @@ Status InputDims(const aclmdlDesc* desc, size_t index, aclmdlIODims* dims) {
   return FillDims(name, DeclaredInputDims(*model, index), dims);
 }
 
-// The gear a descriptor's "current" output dims come from.
-size_t CurrentGear(const aclmdlDesc& desc, const core::CompiledModel& model) {
-  if (auto loaded = desc.model.lock()) return loaded->current_gear();
-  return model.largest_gear;
+// Output `index` as the described model's latest execution produced it.
+aclsim::driver::TensorDesc CurrentOutput(const aclmdlDesc& desc, const core::CompiledModel& model,
+                                         size_t index) {
+  if (auto loaded = desc.model.lock()) return loaded->CurrentOutputDesc(index);
+  return model.OutputDesc(index, model.largest_gear);
 }
 
 Status Fill(aclmdlDesc* desc, Result<std::shared_ptr<const core::ModelFile>> file) {
@@ -250,8 +251,8 @@ aclError aclmdlGetCurOutputDims(const aclmdlDesc* modelDesc, size_t index, aclmd
     ACLSIM_ASSIGN_OR_RETURN(Compiled model, Described(modelDesc));
     ACLSIM_RETURN_IF_ERROR(CheckOutput(*model, index));
     ACLSIM_ASSIGN_OR_RETURN(auto object, core::LookupHandle<aclmdlDesc>(modelDesc, "modelDesc"));
-    return FillDims(model->file->outputs[index].name,
-                    model->OutputDesc(index, CurrentGear(*object, *model)).dims, dims);
+    return FillDims(model->file->outputs[index].name, CurrentOutput(*object, *model, index).dims,
+                    dims);
   });
 }
 

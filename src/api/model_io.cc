@@ -99,14 +99,14 @@ Result<ModelBuffers> BindDatasets(const core::LoadedModel& model, const aclmdlDa
   return bound;
 }
 
-Status UpdateOutputDescs(const core::LoadedModel& model, size_t gear, aclmdlDataset* output) {
+Status UpdateOutputDescs(core::LoadedModel& model, aclmdlDataset* output) {
   const core::CompiledModel& compiled = model.compiled();
-  if (compiled.gears.size() <= 1) return Status::Ok();
+  if (compiled.gears.size() <= 1 && !compiled.dynamic_shapes) return Status::Ok();
   ACLSIM_ASSIGN_OR_RETURN(auto dataset, core::LookupHandle<aclmdlDataset>(output, "output"));
   for (size_t o = 0; o < dataset->blobs.size() && o < model.file().outputs.size(); ++o) {
     auto& blob = dataset->blobs[o];
     auto desc = core::MakeHandleObject<aclTensorDesc>();
-    desc->desc = compiled.OutputDesc(o, gear);
+    desc->desc = model.CurrentOutputDesc(o);
     if (blob.desc != nullptr) (void)core::RetireHandle<aclTensorDesc>(blob.desc, "tensorDesc");
     blob.desc = static_cast<aclTensorDesc*>(core::PublishHandle(desc));
   }

@@ -44,9 +44,9 @@ struct ModelBuffers {
 Result<ModelBuffers> BindDatasets(const core::LoadedModel& model, const aclmdlDataset* input,
                                   const aclmdlDataset* output);
 
-// After a synchronous execution of a dynamic model: gives each output buffer of `output` a
-// tensor descriptor with the executed gear's dims (aclmdlGetDatasetTensorDesc).
-Status UpdateOutputDescs(const core::LoadedModel& model, size_t gear, aclmdlDataset* output);
+// After a synchronous execution of a model with gears or dynamic shapes: gives each output
+// buffer of `output` a tensor descriptor with the dims it received (aclmdlGetDatasetTensorDesc).
+Status UpdateOutputDescs(core::LoadedModel& model, aclmdlDataset* output);
 
 // aclmdlSetDynamicBatchSize / SetDynamicHWSize / SetInputDynamicDims: finds the model's gear
 // of `kind` with `values` (for kDims: the gear's values, one per dynamic dim, or the full

@@ -47,9 +47,22 @@ void AssignRoles(const ModelFile& file, std::vector<TensorRole>* roles,
   }
 }
 
-// The call node `n` makes with the gear's current descriptors.
-Result<driver::OpCall> NodeCall(const ModelFile& file, const driver::OpLibrary& library,
-                                const std::vector<driver::TensorDesc>& tensors, size_t n) {
+// True if node `n` reads a value the op needs at compile time from a tensor that is not a
+// constant (a model input or a computed tensor): known only when the model runs.
+bool NeedsRuntimeValues(const ModelFile& file, const driver::OpLibrary& library, size_t n) {
+  const ModelNode& node = file.nodes[n];
+  for (size_t i : library.ValueInputs(node.type)) {
+    if (i < node.inputs.size() && node.inputs[i] >= 0 &&
+        !file.tensors[static_cast<size_t>(node.inputs[i])].constant) {
+      return true;
+    }
+  }
+  return false;
+}
+
+// The call node `n` makes with the gear's current descriptors (constant values filled in).
+driver::OpCall NodeCall(const ModelFile& file, const driver::OpLibrary& library,
+                        const std::vector<driver::TensorDesc>& tensors, size_t n) {
   const ModelNode& node = file.nodes[n];
   driver::OpCall call;
   call.type = node.type;
@@ -61,12 +74,7 @@ Result<driver::OpCall> NodeCall(const ModelFile& file, const driver::OpLibrary& 
   for (size_t i : library.ValueInputs(node.type)) {
     if (i >= node.inputs.size() || node.inputs[i] < 0) continue;
     const ModelTensor& tensor = file.tensors[static_cast<size_t>(node.inputs[i])];
-    if (!tensor.constant) {
-      return Err(StatusCode::kFeatureUnsupported,
-                 "input {} ({}) must be a constant: the op needs its value to compile, and "
-                 "computed values are not supported in models (atc folds constant chains)",
-                 i, tensor.desc.name);
-    }
+    if (!tensor.constant) continue;
     const auto* begin = file.weights.data() + tensor.constant->offset;
     call.inputs[i].value.emplace(begin, begin + tensor.constant->size);
   }
@@ -75,11 +83,14 @@ Result<driver::OpCall> NodeCall(const ModelFile& file, const driver::OpLibrary& 
   return call;
 }
 
-// Resolves every tensor and compiles every node for one gear, then plans its arena.
+// Resolves every tensor and compiles every node for one gear, then plans its arena. Sets
+// *dynamic and stops at the first node whose shapes depend on values known only when the
+// model runs.
 Result<ModelGear> CompileGear(const ModelFile& file, const driver::OpLibrary& library,
                               const driver::DeviceProps& props,
                               const std::vector<TensorRole>& roles,
-                              const std::vector<TensorLifetime>& lifetimes, size_t gear_index) {
+                              const std::vector<TensorLifetime>& lifetimes, size_t gear_index,
+                              bool* dynamic) {
   ModelGear gear;
   gear.tensors.reserve(file.tensors.size());
   for (const ModelTensor& tensor : file.tensors) gear.tensors.push_back(tensor.desc);
@@ -93,9 +104,11 @@ Result<ModelGear> CompileGear(const ModelFile& file, const driver::OpLibrary& li
   gear.kernels.reserve(file.nodes.size());
   for (size_t n = 0; n < file.nodes.size(); ++n) {
     const ModelNode& node = file.nodes[n];
-    auto call = NodeCall(file, library, gear.tensors, n);
-    if (!call.ok()) return NodeError(file, node, call.status());
-    auto kernel = library.Compile(call.value(), props);
+    if (NeedsRuntimeValues(file, library, n)) {
+      *dynamic = true;
+      return gear;
+    }
+    auto kernel = library.Compile(NodeCall(file, library, gear.tensors, n), props);
     if (!kernel.ok()) return NodeError(file, node, kernel.status());
     if (kernel.value()->dynamic_output_shape()) {
       return NodeError(file, node,
@@ -169,11 +182,25 @@ Result<std::shared_ptr<const CompiledModel>> CompileModel(std::shared_ptr<const 
   const size_t gear_count = std::max<size_t>(1, file->gears.gears.size());
   model->gears.reserve(gear_count);
   for (size_t g = 0; g < gear_count; ++g) {
-    ACLSIM_ASSIGN_OR_RETURN(ModelGear gear,
-                            CompileGear(*file, library, props, model->roles, lifetimes, g));
+    bool dynamic = false;
+    ACLSIM_ASSIGN_OR_RETURN(
+        ModelGear gear, CompileGear(*file, library, props, model->roles, lifetimes, g, &dynamic));
+    if (dynamic) {
+      if (!file->gears.gears.empty()) {
+        return Err(StatusCode::kFeatureUnsupported,
+                   "model {}: shapes that depend on input values cannot be combined with "
+                   "dynamic gears",
+                   file->name);
+      }
+      model->dynamic_shapes = true;
+      gear.kernels.clear();
+      gear.tensors.clear();  // resolved per execution
+      for (const ModelTensor& tensor : file->tensors) gear.tensors.push_back(tensor.desc);
+    }
     model->work_size = std::max(model->work_size, gear.arena);
     model->gears.push_back(std::move(gear));
   }
+  model->lifetimes = lifetimes;
   model->weight_size = file->weights.size();
   uint64_t most = 0;
   for (size_t g = 0; g < model->gears.size(); ++g) {

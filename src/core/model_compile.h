@@ -17,9 +17,12 @@
 // (OutputCopy).
 //
 // Values an op needs to compile (the shape of Reshape, the perm of Transpose: ValueInputs
-// of the op library) must be constants of the model; atc folds the computations that give
-// them. A node that needs a computed value, or an op whose output shapes depend on its data
-// (NonZero, ...), is refused with kFeatureUnsupported naming the node.
+// of the op library) are usually constants of the model (atc folds the computations that
+// give them). A model where such a value is a model input or a computed tensor has shapes
+// that depend on input values ("dynamic shapes"): it is not compiled ahead; the loader runs
+// it node by node (model_runner.h). An op whose output shapes depend on its data (NonZero,
+// ...) is refused with kFeatureUnsupported naming the node, as is a dynamic-shape model
+// with gears.
 //
 // Thread-safety: CompileModel is pure; a CompiledModel is immutable once returned.
 #pragma once
@@ -70,8 +73,10 @@ struct CompiledModel {
   std::vector<ModelGear> gears;  // gear order of file->gears (one for a static model)
   uint64_t work_size = 0;        // the largest arena of any gear (0 if no intermediates)
   uint64_t weight_size = 0;      // bytes of the weights memory
-  size_t largest_gear = 0;       // the gear with the most input bytes (what the descriptors
-                                 // of a dynamic model report before an execution)
+  bool dynamic_shapes = false;   // compiled per execution (gears[0] holds the file's descs)
+  std::vector<TensorLifetime> lifetimes;  // per tensor (TensorLifetimes)
+  size_t largest_gear = 0;  // the gear with the most input bytes (what the descriptors
+                            // of a dynamic model report before an execution)
 
   // The byte size of model input / output `index` under gear `gear`.
   size_t InputBytes(size_t index, size_t gear) const;

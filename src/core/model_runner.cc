@@ -77,7 +77,7 @@ Status LoadedModel::CheckBuffers(const std::vector<OpBuffer>& inputs,
                  model.name, i, model.inputs[i].name, inputs[i].size, need);
     }
   }
-  for (size_t o = 0; o < outputs.size(); ++o) {
+  for (size_t o = 0; o < outputs.size() && !compiled_->dynamic_shapes; ++o) {
     const size_t need = compiled_->OutputBytes(o, gear);
     if (outputs[o].size < need || (need > 0 && outputs[o].data == nullptr)) {
       return Err(StatusCode::kModelOutputNotMatch,
@@ -117,6 +117,12 @@ Status LoadedModel::Execute(Stream& stream, const std::vector<OpBuffer>& inputs,
   }
   std::lock_guard<std::mutex> lock(mu_);
   ACLSIM_RETURN_IF_ERROR(CheckBuffers(inputs, outputs, gear));
+  if (compiled_->dynamic_shapes) {
+    ACLSIM_RETURN_IF_ERROR(OrderAfterPrevious(stream));
+    ACLSIM_RETURN_IF_ERROR(ExecuteDynamic(stream, inputs, outputs));
+    last_stream_ = stream.shared_from_this();
+    return Status::Ok();
+  }
   const ModelFile& model = file();
   const ModelGear& plan = compiled_->gears[gear];
   if (work_override != nullptr && work_size < plan.arena) {
@@ -162,10 +168,25 @@ Status LoadedModel::Execute(Stream& stream, const std::vector<OpBuffer>& inputs,
                                                id_, node.name, node.type, status.message()));
     }
   }
+  ACLSIM_RETURN_IF_ERROR(FillOutputCopies(stream, outputs, gear, bind));
+  if (work_override == nullptr) last_stream_ = stream.shared_from_this();
+  current_gear_.store(gear, std::memory_order_relaxed);
+  return Status::Ok();
+}
+
+Status LoadedModel::FillOutputCopies(Stream& stream, const std::vector<OpBuffer>& outputs,
+                                     size_t gear, const std::function<OpBuffer(int32_t)>& bind) {
   for (const OutputCopy& copy : compiled_->output_copies) {
     const OpBuffer source = bind(copy.tensor);
-    const size_t bytes = compiled_->OutputBytes(copy.output, gear);
+    const size_t bytes =
+        compiled_->gears[gear].tensors[static_cast<size_t>(copy.tensor)].ByteSize();
     if (bytes == 0) continue;
+    if (outputs[copy.output].size < bytes) {
+      return Err(StatusCode::kModelOutputNotMatch,
+                 "model {} output {} ({}): the buffer holds {} bytes, the model needs {}",
+                 file().name, copy.output, file().outputs[copy.output].name,
+                 outputs[copy.output].size, bytes);
+    }
     driver::Task task;
     task.kind = driver::TaskKind::kMemcpy;
     task.dir = driver::CopyDir::kDeviceToDevice;
@@ -175,9 +196,13 @@ Status LoadedModel::Execute(Stream& stream, const std::vector<OpBuffer>& inputs,
     task.label = "aclmdlExecute output copy";
     ACLSIM_RETURN_IF_ERROR(Submit(stream, std::move(task)));
   }
-  if (work_override == nullptr) last_stream_ = stream.shared_from_this();
-  current_gear_.store(gear, std::memory_order_relaxed);
   return Status::Ok();
+}
+
+driver::TensorDesc LoadedModel::CurrentOutputDesc(size_t index) {
+  std::lock_guard<std::mutex> lock(mu_);
+  if (index < dynamic_outputs_.size()) return dynamic_outputs_[index];
+  return compiled_->OutputDesc(index, current_gear());
 }
 
 Status LoadedModel::Wait() {

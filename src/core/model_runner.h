@@ -11,6 +11,12 @@
 // work memory: one on another stream than the previous execution waits for it first (an
 // internal event), so executions never overlap on the same model.
 //
+// A model with dynamic shapes (model_compile.h) runs node by node instead: before a node
+// that needs values of non-constant tensors the stream is synchronised and the values read
+// back; each node is then compiled through the OpCache for the shapes of this execution and
+// its intermediate outputs are allocated from the caching allocator and freed (stream-ordered)
+// after their last reader -- such models do allocate while they run.
+//
 // Model ids are process-wide, start at 1 and are never reused while the process runs.
 //
 // Thread-safety: all functions may be called concurrently; executions of one model are
@@ -21,6 +27,7 @@
 #include <atomic>
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <mutex>
 #include <string>
@@ -69,8 +76,12 @@ class LoadedModel {
   Status Wait();
   // The stream synchronous executions (aclmdlExecute) run on, created at load.
   const std::shared_ptr<Stream>& stream() const { return stream_; }
-  // The gear of the latest execution (the largest before any): aclmdlGetCurOutputDims.
+  // The gear of the latest execution (the largest before any).
   size_t current_gear() const { return current_gear_.load(std::memory_order_relaxed); }
+  // Output `index` as the latest execution produced it (aclmdlGetCurOutputDims): the current
+  // gear's, or for a dynamic-shape model what its latest execution resolved (the model
+  // file's descriptor before any).
+  driver::TensorDesc CurrentOutputDesc(size_t index);
 
  private:
   friend Result<uint32_t> LoadModel(Runtime& runtime, std::shared_ptr<const ModelFile> file,
@@ -79,6 +90,10 @@ class LoadedModel {
   Status CheckBuffers(const std::vector<OpBuffer>& inputs, const std::vector<OpBuffer>& outputs,
                       size_t gear) const;
   Status OrderAfterPrevious(Stream& stream);
+  Status ExecuteDynamic(Stream& stream, const std::vector<OpBuffer>& inputs,
+                        const std::vector<OpBuffer>& outputs);
+  Status FillOutputCopies(Stream& stream, const std::vector<OpBuffer>& outputs, size_t gear,
+                          const std::function<OpBuffer(int32_t)>& bind);
   Status ReleaseMemory(Runtime& runtime);
 
   const uint32_t id_;
@@ -91,9 +106,10 @@ class LoadedModel {
   std::shared_ptr<Stream> stream_;
   std::atomic<size_t> current_gear_{0};
 
-  std::mutex mu_;                        // executions
-  std::shared_ptr<Stream> last_stream_;  // stream of the latest execution
-  std::shared_ptr<Event> handoff_;       // orders executions across streams
+  std::mutex mu_;                                    // executions
+  std::shared_ptr<Stream> last_stream_;              // stream of the latest execution
+  std::shared_ptr<Event> handoff_;                   // orders executions across streams
+  std::vector<driver::TensorDesc> dynamic_outputs_;  // latest dynamic-shape execution's
 };
 
 // Compiles `file` for the current device (aclmdlQuerySize, aclmdlGetDesc*).
