@@ -8,6 +8,8 @@
 //   passthrough.om outputs: the input itself and a constant (filled by copies)
 //   reshape.om     Reshape(x [2, 3], shape = constant [3, 2]) -> Relu
 //   dyn_batch.om   y = Relu(x), x FLOAT [-1, 4], gears batch 1, 2, 4
+//   dyn_shape.om   y = Relu(Reshape(x [2, 3], shape)), shape an INT64 [2] model input: the
+//                  output shape depends on an input value
 #include <cstdio>
 #include <cstring>
 #include <fstream>
@@ -117,6 +119,21 @@ core::ModelFile DynBatch() {
   return model;
 }
 
+core::ModelFile DynShape() {
+  core::ModelFile model;
+  model.name = "dyn_shape";
+  model.soc_version = "Ascend910B2";
+  const int32_t x = AddTensor(model, "x", {2, 3});
+  const int32_t shape = AddTensor(model, "shape", {2}, driver::DataType::kInt64);
+  const int32_t reshaped = AddTensor(model, "reshaped", {-1, -1});
+  const int32_t y = AddTensor(model, "y", {-1, -1});
+  AddNode(model, "Reshape", "reshape", {x, shape}, {reshaped});
+  AddNode(model, "Relu", "relu", {reshaped}, {y});
+  model.inputs = {{"x", x}, {"shape", shape}};
+  model.outputs = {{"y", y}};
+  return model;
+}
+
 bool Write(const std::string& dir, const core::ModelFile& model) {
   aclsim::Status valid = core::ValidateModel(model, model.name);
   if (!valid.ok()) {
@@ -138,7 +155,7 @@ int main(int argc, char** argv) {
     return 1;
   }
   const std::string dir = argv[1];
-  for (const auto& model : {AddRelu(), Passthrough(), Reshape(), DynBatch()}) {
+  for (const auto& model : {AddRelu(), Passthrough(), Reshape(), DynBatch(), DynShape()}) {
     if (!Write(dir, model)) return 1;
   }
   return 0;

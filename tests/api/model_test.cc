@@ -291,6 +291,39 @@ TEST_F(ModelTest, RunsTheGearSelectedOnTheDataset) {
   EXPECT_ACL_OK(aclmdlUnload(id));
 }
 
+TEST_F(ModelTest, RunsModelsWhoseShapesDependOnInputValues) {
+  uint32_t id = 0;
+  ASSERT_ACL_OK(aclmdlLoadFromFile(ModelPath("dyn_shape.om").c_str(), &id));
+  aclmdlDesc* desc = aclmdlCreateDesc();
+  ASSERT_ACL_OK(aclmdlGetDesc(desc, id));
+  EXPECT_EQ(aclmdlGetOutputSizeByIndex(desc, 0), 0u);  // known only when it runs
+  for (const std::vector<int64_t>& shape : {std::vector<int64_t>{3, 2}, {1, 6}}) {
+    DeviceDataset in;
+    DeviceDataset out;
+    in.AddFilled(kX);
+    in.AddFilled(shape);
+    out.Add(64);
+    ASSERT_ACL_OK(aclmdlExecute(id, in.get(), out.get()));
+    EXPECT_EQ(out.Read<float>(0, 6), (std::vector<float>{1, 0, 3, 0, 5, 0}));
+    aclmdlIODims dims = {};
+    ASSERT_ACL_OK(aclmdlGetCurOutputDims(desc, 0, &dims));
+    ASSERT_EQ(dims.dimCount, 2u);
+    EXPECT_EQ(dims.dims[0], shape[0]);
+    EXPECT_EQ(dims.dims[1], shape[1]);
+    aclTensorDesc* real = aclmdlGetDatasetTensorDesc(out.get(), 0);
+    ASSERT_NE(real, nullptr);
+    EXPECT_EQ(aclGetTensorDescDim(real, 0), shape[0]);
+  }
+  DeviceDataset in;
+  DeviceDataset out;
+  in.AddFilled(kX);
+  in.AddFilled(std::vector<int64_t>{2, 3});
+  out.Add(8);  // too small for this execution's 24 bytes
+  EXPECT_ACL_ERR(ACL_ERROR_MODEL_OUTPUT_NOT_MATCH, aclmdlExecute, id, in.get(), out.get());
+  EXPECT_ACL_OK(aclmdlDestroyDesc(desc));
+  EXPECT_ACL_OK(aclmdlUnload(id));
+}
+
 TEST_F(ModelTest, RefusesBadModelsAndBadBindings) {
   uint32_t id = 0;
   EXPECT_ACL_ERR(ACL_ERROR_INVALID_FILE, aclmdlLoadFromFile, "/nonexistent/model.om", &id);
