@@ -1,13 +1,15 @@
 /*
  * acl/acl_ext.h -- aclsim extensions to AscendCL (not part of CANN).
  *
- * Two facilities the CANN runtime literature describes but AscendCL does not declare,
- * built on the same machinery as the real APIs (docs/extensions.md):
+ * Facilities the CANN runtime literature describes but AscendCL does not declare, built on
+ * the same machinery as the real APIs (docs/memory.md, "Extensions"; docs/models.md):
  *  - a fixed-block device memory pool: one device allocation of totalSize bytes (from
  *    aclrtMalloc's caching allocator) handed out in blocks of blockSize bytes (rounded up
  *    to 64), allocated and returned in O(1);
  *  - a prefetch of memory shared by host and device (aclrtMemAllocManaged memory) to a
- *    device or to the host, in stream order.
+ *    device or to the host, in stream order;
+ *  - the memory plan of a loaded model: the work arena the MemoryPlanner gave its
+ *    intermediate tensors, against the sum of those tensors and the lower bound.
  * A program that uses them links against aclsim's libascendcl.so only; guard uses with
  * #ifdef ACLSIM_ACL_EXT_H_ to keep code portable to CANN.
  */
@@ -50,6 +52,14 @@ ACL_FUNC_VISIBILITY aclError aclextBlockPoolDestroy(aclextBlockPool pool);
    Equivalent to aclrtMemManagedPrefetchAsync with a device or host location. */
 ACL_FUNC_VISIBILITY aclError aclextMemPrefetchAsync(const void* ptr, size_t size,
                                                     int32_t deviceId, aclrtStream stream);
+
+/* The memory plan of loaded model modelId (its largest gear): arena = the work memory its
+   intermediate tensors share (aclmdlQuerySize's workSize for that gear), totalBuffers = the
+   sum of their sizes (the arena without reuse), lowerBound = the peak of live bytes (no plan
+   can be smaller). Any pointer may be NULL. All 0 for a model whose shapes depend on input
+   values (planned per execution). ACL_ERROR_INVALID_MODEL_ID for an unknown id. */
+ACL_FUNC_VISIBILITY aclError aclextModelGetMemoryPlan(uint32_t modelId, size_t* arena,
+                                                      size_t* totalBuffers, size_t* lowerBound);
 
 #ifdef __cplusplus
 }

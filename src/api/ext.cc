@@ -3,6 +3,7 @@
 #include "acl/acl.h"
 #include "acl/acl_ext.h"
 #include "api/api_call.h"
+#include "core/model_runner.h"
 #include "core/runtime.h"
 #include "feature/block_pool.h"
 #include "feature/host_memory.h"
@@ -74,5 +75,19 @@ aclError aclextMemPrefetchAsync(const void* ptr, size_t size, int32_t deviceId,
     location.type = deviceId == ACLEXT_PREFETCH_TO_HOST ? 2 : 1;  // HOST : DEVICE
     location.id = deviceId == ACLEXT_PREFETCH_TO_HOST ? 0 : deviceId;
     return feature::PrefetchManaged(*runtime, ptr, size, location, 0, stream);
+  });
+}
+
+aclError aclextModelGetMemoryPlan(uint32_t modelId, size_t* arena, size_t* totalBuffers,
+                                  size_t* lowerBound) {
+  return api::ApiCall(__func__, [&]() -> Status {
+    ACLSIM_RETURN_IF_ERROR(core::Runtime::Get().status());
+    ACLSIM_ASSIGN_OR_RETURN(auto model, core::FindModel(modelId));
+    const core::CompiledModel& compiled = model->compiled();
+    const core::ModelGear& gear = compiled.gears[compiled.largest_gear];
+    if (arena != nullptr) *arena = gear.arena;
+    if (totalBuffers != nullptr) *totalBuffers = gear.total;
+    if (lowerBound != nullptr) *lowerBound = gear.lower_bound;
+    return Status::Ok();
   });
 }

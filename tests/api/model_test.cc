@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "acl/acl_ext.h"
 #include "api_test.h"
 
 namespace {
@@ -155,6 +156,26 @@ TEST_F(ModelTest, LoadsFromMemoryAndWithProgramMemory) {
   EXPECT_ACL_OK(aclmdlUnload(id));
   EXPECT_ACL_OK(aclrtFree(work_ptr));  // the program's memory stays the program's
   EXPECT_ACL_OK(aclrtFree(weight_ptr));
+}
+
+TEST_F(ModelTest, ReportsItsMemoryPlan) {
+  uint32_t id = 0;
+  ASSERT_ACL_OK(aclmdlLoadFromFile(ModelPath("add_relu.om").c_str(), &id));
+  size_t arena = 0;
+  size_t total = 0;
+  size_t lower = 0;
+  ASSERT_ACL_OK(aclextModelGetMemoryPlan(id, &arena, &total, &lower));
+  size_t work = 0;
+  size_t weight = 0;
+  ASSERT_ACL_OK(aclmdlQuerySize(ModelPath("add_relu.om").c_str(), &work, &weight));
+  EXPECT_EQ(arena, work);
+  // relu's output, the only intermediate (sum and out are outputs), counts rounded up to
+  // the arena alignment (512 bytes).
+  EXPECT_EQ(total, 512u);
+  EXPECT_LE(lower, arena);
+  EXPECT_ACL_OK(aclmdlUnload(id));
+  EXPECT_ACL_ERR(ACL_ERROR_INVALID_MODEL_ID, aclextModelGetMemoryPlan, id, &arena, nullptr,
+                 nullptr);
 }
 
 TEST_F(ModelTest, LoadsWithAConfigHandle) {
