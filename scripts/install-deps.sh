@@ -6,7 +6,7 @@ set -euo pipefail
 packages=(
   build-essential cmake ninja-build ccache pkg-config
   libgtest-dev libgmock-dev libbenchmark-dev libjemalloc2
-  libspdlog-dev libfmt-dev libcli11-dev nlohmann-json3-dev libeigen3-dev libonnx-dev libonnx-testdata libprotobuf-dev
+  libspdlog-dev libfmt-dev libcli11-dev nlohmann-json3-dev libeigen3-dev libonnx-dev libonnx-testdata libprotobuf-dev python3-onnx zlib1g-dev
   clang-format clang-tidy python3
 )
 

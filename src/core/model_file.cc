@@ -436,14 +436,17 @@ Result<ModelFile> LoadModelFile(const std::string& path) {
   if (!fs::is_regular_file(path, ec)) {
     return Err(StatusCode::kInvalidFile, "model file '{}' does not exist or is not a file", path);
   }
-  std::ifstream in(path, std::ios::binary);
+  std::ifstream in(path, std::ios::binary | std::ios::ate);
   if (!in) {
     return Err(StatusCode::kInvalidFile, "cannot open model file '{}': {}", path,
                std::strerror(errno));
   }
-  std::vector<uint8_t> bytes((std::istreambuf_iterator<char>(in)),
-                             std::istreambuf_iterator<char>());
-  if (in.bad()) return Err(StatusCode::kInvalidFile, "cannot read model file '{}'", path);
+  const std::streamoff size = in.tellg();
+  if (size < 0) return Err(StatusCode::kInvalidFile, "cannot read model file '{}'", path);
+  std::vector<uint8_t> bytes(static_cast<size_t>(size));
+  in.seekg(0);
+  in.read(reinterpret_cast<char*>(bytes.data()), static_cast<std::streamsize>(bytes.size()));
+  if (!in) return Err(StatusCode::kInvalidFile, "cannot read model file '{}'", path);
   return ParseModel(bytes.data(), bytes.size(), path);
 }
 

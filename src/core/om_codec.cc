@@ -1,6 +1,8 @@
 // Shared `.om` encodings (core/om_codec.h).
 #include "core/om_codec.h"
 
+#include <zlib.h>
+
 #include <array>
 #include <cstdint>
 #include <type_traits>
@@ -79,18 +81,15 @@ void CheckDims(OmReader& r, const std::vector<int64_t>& dims, const std::string&
 }  // namespace
 
 uint32_t Crc32(const uint8_t* data, size_t size) {
-  static const std::array<uint32_t, 256> kTable = [] {
-    std::array<uint32_t, 256> table{};
-    for (uint32_t i = 0; i < 256; ++i) {
-      uint32_t c = i;
-      for (int k = 0; k < 8; ++k) c = (c & 1) ? 0xEDB88320u ^ (c >> 1) : c >> 1;
-      table[i] = c;
-    }
-    return table;
-  }();
-  uint32_t crc = 0xFFFFFFFFu;
-  for (size_t i = 0; i < size; ++i) crc = kTable[(crc ^ data[i]) & 0xFF] ^ (crc >> 8);
-  return crc ^ 0xFFFFFFFFu;
+  // zlib's CRC-32 (the IEEE polynomial, as the format documents), in chunks its uInt takes.
+  uLong crc = crc32(0L, Z_NULL, 0);
+  while (size > 0) {
+    const auto chunk = static_cast<uInt>(std::min<size_t>(size, size_t{1} << 30));
+    crc = crc32(crc, data, chunk);
+    data += chunk;
+    size -= chunk;
+  }
+  return static_cast<uint32_t>(crc);
 }
 
 std::optional<uint64_t> CheckedByteSize(const driver::TensorDesc& t) {
