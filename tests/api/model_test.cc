@@ -345,6 +345,20 @@ TEST_F(ModelTest, RunsModelsWhoseShapesDependOnInputValues) {
   EXPECT_ACL_OK(aclmdlUnload(id));
 }
 
+TEST_F(ModelTest, InputsHaveNoAipp) {
+  uint32_t id = 0;
+  ASSERT_ACL_OK(aclmdlLoadFromFile(ModelPath("add_relu.om").c_str(), &id));
+  aclmdlInputAippType type = ACL_DYNAMIC_AIPP_NODE;
+  size_t attached = 0;
+  ASSERT_ACL_OK(aclmdlGetAippType(id, 1, &type, &attached));
+  EXPECT_EQ(type, ACL_DATA_WITHOUT_AIPP);
+  EXPECT_EQ(attached, static_cast<size_t>(ACL_INVALID_NODE_INDEX));
+  EXPECT_ACL_ERR(kBadParam, aclmdlGetAippType, id, 2, &type, &attached);
+  aclAippInfo info;
+  EXPECT_ACL_ERR(ACL_ERROR_NOT_STATIC_AIPP, aclmdlGetFirstAippInfo, id, 0, &info);
+  EXPECT_ACL_OK(aclmdlUnload(id));
+}
+
 TEST_F(ModelTest, RefusesBadModelsAndBadBindings) {
   uint32_t id = 0;
   EXPECT_ACL_ERR(ACL_ERROR_INVALID_FILE, aclmdlLoadFromFile, "/nonexistent/model.om", &id);
