@@ -9,10 +9,26 @@ namespace {
 
 std::atomic<uint64_t> g_next_domain{1};
 
-// One entry per domain the thread has used (a few words each; domains are backends).
+// Set when this thread's clocks are destroyed (at thread exit). A program that exits without
+// aclFinalize releases the runtime from a static destructor, after the main thread's
+// thread-locals are gone: its clock calls then land in a sink instead of a destroyed map.
+thread_local bool t_clocks_gone = false;
+
+struct ThreadClocks {
+  std::unordered_map<uint64_t, uint64_t> clocks;  // one entry per domain the thread used
+  ThreadClocks() = default;
+  ThreadClocks(const ThreadClocks&) = delete;
+  ThreadClocks& operator=(const ThreadClocks&) = delete;
+  ~ThreadClocks() { t_clocks_gone = true; }
+};
+
 uint64_t& Clock(uint64_t domain) {
-  thread_local std::unordered_map<uint64_t, uint64_t> clocks;
-  return clocks[domain];
+  if (t_clocks_gone) {
+    thread_local uint64_t sink = 0;
+    return sink;
+  }
+  thread_local ThreadClocks mine;
+  return mine.clocks[domain];
 }
 
 }  // namespace
