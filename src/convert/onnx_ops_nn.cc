@@ -55,7 +55,8 @@ Result<int32_t> To2d(NodeContext& c, int32_t value) {
 Status MapConv(NodeContext& c) {
   const int64_t rank = c.rank(0);
   if (rank != 4 && rank != 3) {
-    return Unsupported(fmt::format("Conv with a {}-D input (Conv2D only; 1-D via Conv2D)", rank));
+    return Unsupported(fmt::format(
+        "Conv with a {}-D input (the op library has no Conv3D; 1-D and 2-D become Conv2D)", rank));
   }
   if (c.rank(1) != rank || c.dims(1)[2] < 0) return Unsupported("Conv weights of unknown shape");
   const bool one_d = rank == 3;
@@ -259,24 +260,50 @@ Status MapGemm(NodeContext& c) {
   return c.Final("Add", {y, bias}, {});
 }
 
+// BatchNorm and InstanceNorm are NCHW ops; other ranks normalise the same way on the
+// [N, C, prod(spatial), 1] view (Reshape there and back; needs the input's dims).
+Status NormOnNchwView(NodeContext& c, const std::string& cann, std::vector<int32_t> rest,
+                      AttrMap attrs) {
+  const int64_t rank = c.rank(0);
+  if (rank == 4) {
+    c.builder().SetFormat(c.in(0), Format::kNchw);
+    rest.insert(rest.begin(), c.in(0));
+    return c.Final(cann, std::move(rest), std::move(attrs));
+  }
+  const auto& dims = c.dims(0);
+  bool known = rank >= 2;
+  int64_t spatial = 1;
+  for (int64_t i = 0; known && i < rank; ++i) {
+    known = dims[static_cast<size_t>(i)] >= 0;
+    if (i >= 2) spatial *= dims[static_cast<size_t>(i)];
+  }
+  if (!known) {
+    return Unsupported(
+        fmt::format("{} of a {}-D input needs its dims at convert time", cann, rank));
+  }
+  auto view = c.Emit("Reshape", {c.in(0), c.ConstI64({dims[0], dims[1], spatial, 1})}, {});
+  if (!view.ok()) return view.status();
+  c.builder().SetFormat(view.value()[0], Format::kNchw);
+  rest.insert(rest.begin(), view.value()[0]);
+  auto y = c.Emit(cann, std::move(rest), std::move(attrs));
+  if (!y.ok()) return y.status();
+  return c.Final("Reshape", {y.value()[0], c.ConstI64(dims)}, {});
+}
+
 Status MapBatchNorm(NodeContext& c) {
   if (c.Int("training_mode", 0) != 0 || c.wants(1) || c.wants(2)) {
     return Unsupported("BatchNormalization training mode (running statistics outputs)");
   }
-  if (c.rank(0) != 4)
-    return Unsupported(fmt::format("BatchNorm input rank {} (NCHW only)", c.rank(0)));
-  c.builder().SetFormat(c.in(0), Format::kNchw);
-  return c.Final("BatchNorm", {c.in(0), c.in(1), c.in(2), c.in(3), c.in(4)},
-                 {{"epsilon", c.Float("epsilon", 1e-5f)},
-                  {"data_format", std::string("NCHW")},
-                  {"is_training", false}});
+  return NormOnNchwView(c, "BatchNorm", {c.in(1), c.in(2), c.in(3), c.in(4)},
+                        {{"epsilon", c.Float("epsilon", 1e-5f)},
+                         {"data_format", std::string("NCHW")},
+                         {"is_training", false}});
 }
 
 Status MapInstanceNorm(NodeContext& c) {
-  if (c.rank(0) != 4) return Unsupported(fmt::format("InstanceNorm input rank {}", c.rank(0)));
-  c.builder().SetFormat(c.in(0), Format::kNchw);
-  return c.Final("InstanceNorm", {c.in(0), c.in(1), c.in(2)},
-                 {{"data_format", std::string("NCHW")}, {"epsilon", c.Float("epsilon", 1e-5f)}});
+  return NormOnNchwView(
+      c, "InstanceNorm", {c.in(1), c.in(2)},
+      {{"data_format", std::string("NCHW")}, {"epsilon", c.Float("epsilon", 1e-5f)}});
 }
 
 Status MapLayerNorm(NodeContext& c) {

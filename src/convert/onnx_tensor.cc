@@ -239,9 +239,10 @@ std::optional<std::vector<int64_t>> ReadInts(DataType dtype, const std::vector<u
       case DataType::kUint16:
         out[i] = Get<uint16_t>(data, i);
         break;
-      case DataType::kInt8:
-        out[i] = Get<int8_t>(data, i);
-        break;
+      case DataType::kInt8: {
+        const int64_t byte = Get<uint8_t>(data, i);
+        out[i] = byte >= 128 ? byte - 256 : byte;  // two's complement int8
+      } break;
       case DataType::kUint8:
       case DataType::kBool:
         out[i] = Get<uint8_t>(data, i);
