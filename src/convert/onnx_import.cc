@@ -169,10 +169,11 @@ Result<core::ModelFile> Import(const void* data, size_t size, std::string_view o
     if (values.count(in.name()) != 0) continue;
     const OutputHint h = g.types.count(in.name()) != 0 ? g.types[in.name()] : OutputHint{};
     if (h.dtype == DataType::kUndefined) {
-      return Err(StatusCode::kParseModel,
-                 "model {}: input '{}' is not a tensor of a CANN data "
-                 "type",
-                 origin, in.name());
+      const std::string what = in.type().has_tensor_type()
+                                   ? OnnxTypeName(in.type().tensor_type().elem_type())
+                                   : std::string("not a tensor");
+      return Err(StatusCode::kParseModel, "model {}: input '{}' ({}) has no CANN data type", origin,
+                 in.name(), what);
     }
     if (h.dims.size() == 1 && h.dims[0] == driver::kUnknownRank) {
       return Err(StatusCode::kParseModel,
