@@ -1,6 +1,7 @@
 #include "convert/onnx_graph.h"
 
 #include <fmt/format.h>
+#include <onnx/checker.h>
 #include <onnx/shape_inference/implementation.h>
 #include <onnx/version_converter/convert.h>
 
@@ -42,6 +43,30 @@ void SetShape(onnx::ValueInfoProto* info, const std::vector<int64_t>& dims) {
   }
 }
 
+// True if every node reads only names defined before it (graph inputs, initializers, earlier
+// node outputs), no name is defined twice and every graph output is defined: what libonnx's
+// version converter assumes without checking (it crashes otherwise).
+bool DefinedInOrder(const onnx::GraphProto& graph) {
+  std::unordered_set<std::string> defined;
+  for (const auto& in : graph.input()) defined.insert(in.name());
+  for (const auto& init : graph.initializer()) defined.insert(init.name());
+  for (const auto& node : graph.node()) {
+    for (const auto& in : node.input()) {
+      if (!in.empty() && defined.count(in) == 0) return false;
+    }
+    for (const auto& out : node.output()) {
+      if (!out.empty() && !defined.insert(out).second) return false;
+    }
+    for (const auto& attr : node.attribute()) {
+      if (attr.has_g() || attr.graphs_size() > 0) return false;  // subgraphs: not upgraded
+    }
+  }
+  for (const auto& out : graph.output()) {
+    if (defined.count(out.name()) == 0) return false;
+  }
+  return true;
+}
+
 }  // namespace
 
 Result<PreparedGraph> PrepareGraph(const void* data, size_t size, std::string_view origin,
@@ -60,8 +85,15 @@ Result<PreparedGraph> PrepareGraph(const void* data, size_t size, std::string_vi
     return Err(StatusCode::kParseModel, "model {}: no opset_import of the default ONNX domain",
                origin);
   }
-  if (g.opset < kMinOpset) {
+  if (g.opset < kMinOpset && !DefinedInOrder(g.model.graph())) {
+    Warn(options, fmt::format("model {}: opset {} is not upgraded (the graph is not in "
+                              "topological order or reads undefined tensors)",
+                              origin, g.opset));
+  } else if (g.opset < kMinOpset) {
+    // libonnx's version converter assumes a well-formed graph (it crashes on some that are
+    // not), so only models that pass libonnx's checker and DefinedInOrder are upgraded.
     try {
+      onnx::checker::check_model(g.model);
       onnx::ModelProto upgraded = onnx::version_conversion::ConvertVersion(g.model, kMinOpset);
       g.model = std::move(upgraded);
       g.opset = kMinOpset;
