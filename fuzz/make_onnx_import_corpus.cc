@@ -1,6 +1,7 @@
 // Writes the onnx_import seed corpus (a few tiny ONNX models): onnx_import_corpus_gen DIR.
 // The atc CLI tests use conv_relu.onnx and unsupported.onnx from it
-// (tests/unit/atc/data/).
+// (tests/unit/atc/data/). The corpus's crash_* files are not generated: they are inputs that
+// once crashed libonnx's version converter, kept as regression seeds.
 #include <cstdio>
 #include <fstream>
 #include <string>
