@@ -82,10 +82,16 @@ Result<PreparedGraph> PrepareGraph(const void* data, size_t size, std::string_vi
     if (op.domain().empty() || op.domain() == "ai.onnx") g.opset = static_cast<int>(op.version());
   }
   if (g.opset == 0) {
-    return Err(StatusCode::kParseModel, "model {}: no opset_import of the default ONNX domain",
-               origin);
-  }
-  if (g.opset < kMinOpset && !DefinedInOrder(g.model.graph())) {
+    for (const auto& node : g.model.graph().node()) {
+      if (node.domain().empty() || node.domain() == "ai.onnx") {
+        return Err(StatusCode::kParseModel,
+                   "model {}: node '{}' ({}) is of the default ONNX domain, which the model "
+                   "does not import (opset_import)",
+                   origin, node.name(), node.op_type());
+      }
+    }
+    g.opset = kMinOpset;  // no default-domain node: the other domains' nodes are refused later
+  } else if (g.opset < kMinOpset && !DefinedInOrder(g.model.graph())) {
     Warn(options, fmt::format("model {}: opset {} is not upgraded (the graph is not in "
                               "topological order or reads undefined tensors)",
                               origin, g.opset));

@@ -108,21 +108,27 @@ Status NodeContext::Final(const std::string& type, std::vector<int32_t> inputs, 
                                      proto_.output(static_cast<int>(j)), type));
     }
   }
+  return FinalPartial(type, std::move(inputs), std::move(attrs), num_outputs, num_outputs).status();
+}
+
+Result<std::vector<int32_t>> NodeContext::FinalPartial(const std::string& type,
+                                                       std::vector<int32_t> inputs, AttrMap attrs,
+                                                       size_t num_outputs, size_t bound) {
   OpSpec op;
   op.type = type;
   op.inputs = std::move(inputs);
   op.attrs = std::move(attrs);
   op.num_outputs = num_outputs;
-  for (size_t j = 0; j < num_outputs && j < this->num_outputs(); ++j) {
+  for (size_t j = 0; j < bound && j < num_outputs && j < this->num_outputs(); ++j) {
     op.output_names.push_back(proto_.output(static_cast<int>(j)));
     op.hints.push_back(hints_[j]);
   }
   auto out = builder_->Emit(name_, std::move(op));
   if (!out.ok()) return out.status();
-  for (size_t j = 0; j < out.value().size() && j < outputs_.size(); ++j) {
+  for (size_t j = 0; j < out.value().size() && j < bound && j < outputs_.size(); ++j) {
     outputs_[j] = out.value()[j];
   }
-  return Status::Ok();
+  return out;
 }
 
 Status NodeContext::FinalAt(size_t j, const std::string& type, std::vector<int32_t> inputs,
@@ -229,7 +235,11 @@ Status MapSplit(NodeContext& c) {
   std::vector<int64_t> sizes;
   if (c.opset() >= 13 && c.has(1)) {
     auto given = c.Ints(1);
-    if (!given) return Unsupported("Split sizes not known at convert time");
+    if (!given) {  // sizes computed at run time: SplitV reads them then
+      const int64_t n = static_cast<int64_t>(c.num_outputs());
+      return c.Final("SplitV", {c.in(0), c.in(1), c.ScalarI64(axis)}, {{"num_split", n}},
+                     c.num_outputs());
+    }
     sizes = *given;
   } else if (c.Has("split")) {
     sizes = c.IntList("split", {});
@@ -283,7 +293,9 @@ Status MapReduce(NodeContext& c, const std::string& cann, int axes_input_opset) 
   int32_t axes = -1;
   if (c.opset() >= axes_input_opset) {
     auto known = c.Ints(1);
-    if (c.has(1) && !(known && known->empty())) axes = c.in(1);
+    const bool empty =
+        (known && known->empty()) || (c.has(1) && c.dims(1) == std::vector<int64_t>{0});
+    if (c.has(1) && !empty) axes = c.in(1);
   } else if (c.Has("axes") && !c.IntList("axes", {}).empty()) {
     axes = c.ConstI64(c.IntList("axes", {}));
   }
@@ -337,9 +349,21 @@ Status MapTopK(NodeContext& c) {
   } else {
     k = std::vector<int64_t>{c.Int("k", 1)};
   }
-  if (!k || k->size() != 1) return Unsupported("TopK with k not known at convert time");
+  int32_t k_value = -1;
+  if (k && k->size() == 1) {
+    k_value = c.ScalarI32(static_cast<int32_t>((*k)[0]));
+  } else if (c.opset() >= 10 && !k) {  // k computed at run time: an int32 scalar of it
+    auto cast =
+        c.Emit("Cast", {c.in(1)}, {{"dst_type", int64_t{static_cast<int32_t>(DataType::kInt32)}}});
+    if (!cast.ok()) return cast.status();
+    auto scalar = c.Emit("Squeeze", {cast.value()[0]}, {{"axis", std::vector<int64_t>{}}});
+    if (!scalar.ok()) return scalar.status();
+    k_value = scalar.value()[0];
+  } else {
+    return Unsupported("TopK k must hold one value");
+  }
   // CANN's TopK gives int32 indices; a Cast keeps ONNX's int64.
-  auto top = c.Emit("TopK", {c.in(0), c.ScalarI32(static_cast<int32_t>((*k)[0]))},
+  auto top = c.Emit("TopK", {c.in(0), k_value},
                     {{"dim", c.Int("axis", -1)},
                      {"largest", c.Int("largest", 1) != 0},
                      {"sorted", c.Int("sorted", 1) != 0}},
@@ -490,12 +514,19 @@ Status MapScatterNd(NodeContext& c) {
   return Simple(c, "TensorScatterUpdate");
 }
 
+// Inference Dropout is the identity; its mask (all true) is Cast(OnesLike(x), bool).
 Status MapDropout(NodeContext& c) {
-  if (c.wants(1)) return Unsupported("Dropout mask output");
-  if (auto training = c.Ints(2); training && !training->empty() && (*training)[0] != 0) {
-    return Unsupported("Dropout training_mode=1");
+  if (c.has(2)) {
+    auto training = c.Ints(2);
+    if (!training) return Unsupported("Dropout training_mode not known at convert time");
+    if (!training->empty() && (*training)[0] != 0) return Unsupported("Dropout training_mode=1");
   }
-  return c.Final("Identity", {c.in(0)}, {});
+  ACLSIM_RETURN_IF_ERROR(c.FinalAt(0, "Identity", {c.in(0)}, {}));
+  if (!c.wants(1)) return Status::Ok();
+  auto ones = c.Emit("OnesLike", {c.in(0)}, {});
+  if (!ones.ok()) return ones.status();
+  return c.FinalAt(1, "Cast", {ones.value()[0]},
+                   {{"dst_type", int64_t{static_cast<int32_t>(DataType::kBool)}}});
 }
 
 Status MapGatherNd(NodeContext& c) {

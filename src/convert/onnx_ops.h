@@ -80,6 +80,11 @@ class NodeContext {
   // the node uses more outputs than that.
   Status Final(const std::string& type, std::vector<int32_t> inputs, driver::AttrMap attrs,
                size_t num_outputs = 1);
+  // The op of Final binding only its first `bound` outputs to the node's outputs; returns all
+  // of its output values (for expansions that compute the other node outputs from them).
+  Result<std::vector<int32_t>> FinalPartial(const std::string& type, std::vector<int32_t> inputs,
+                                            driver::AttrMap attrs, size_t num_outputs,
+                                            size_t bound);
   // As Final for output `j` only, from an op with one output.
   Status FinalAt(size_t j, const std::string& type, std::vector<int32_t> inputs,
                  driver::AttrMap attrs);

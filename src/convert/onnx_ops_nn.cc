@@ -306,23 +306,29 @@ Status MapInstanceNorm(NodeContext& c) {
       {{"data_format", std::string("NCHW")}, {"epsilon", c.Float("epsilon", 1e-5f)}});
 }
 
+// LayerNorm gives (y, mean, variance); ONNX's InvStdDev is Rsqrt(variance + epsilon), as in
+// CANN's expansion.
 Status MapLayerNorm(NodeContext& c) {
-  if (c.wants(2)) return Unsupported("LayerNormalization InvStdDev output");
   if (c.Int("stash_type", 1) != 1) return Unsupported("stash_type != 1");
   if (c.rank(0) < 0) return Unsupported("LayerNormalization of unknown rank");
   const int64_t axis = NormAxis(c.Int("axis", -1), c.rank(0));
+  const float epsilon = c.Float("epsilon", 1e-5f);
   int32_t beta = c.in(2);
   if (beta < 0) {
     auto zero = c.Emit("ZerosLike", {c.in(1)}, {});
     if (!zero.ok()) return zero.status();
     beta = zero.value()[0];
   }
-  const size_t outs = c.wants(1) ? 3 : 1;
-  return c.Final("LayerNorm", {c.in(0), c.in(1), beta},
-                 {{"begin_norm_axis", axis},
-                  {"begin_params_axis", axis},
-                  {"epsilon", c.Float("epsilon", 1e-5f)}},
-                 outs);
+  const size_t outs = c.wants(1) || c.wants(2) ? 3 : 1;
+  auto ln =
+      c.FinalPartial("LayerNorm", {c.in(0), c.in(1), beta},
+                     {{"begin_norm_axis", axis}, {"begin_params_axis", axis}, {"epsilon", epsilon}},
+                     outs, std::min<size_t>(outs, 2));
+  if (!ln.ok()) return ln.status();
+  if (!c.wants(2)) return Status::Ok();
+  auto shifted = c.Emit("Adds", {ln.value()[2]}, {{"value", epsilon}});
+  if (!shifted.ok()) return shifted.status();
+  return c.FinalAt(2, "Rsqrt", {shifted.value()[0]}, {});
 }
 
 Status MapSpace(NodeContext& c, const std::string& cann) {
