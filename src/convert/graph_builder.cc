@@ -245,6 +245,13 @@ Result<std::vector<int32_t>> GraphBuilder::EmitOne(const std::string& node_name,
     return result;
   }
 
+  // Outputs InferShape left unknown (dynamic shapes): the op's dtypes and ranks from a probe
+  // with every unknown dim set to 1.
+  std::optional<driver::OpCall> probe;
+  for (const auto& out : call.outputs) {
+    if (out.dtype == DataType::kUndefined) probe = Probe(call);
+  }
+
   core::ModelNode node;
   node.type = op.type;
   node.name = UniqueNodeName(node_name);
@@ -254,7 +261,12 @@ Result<std::vector<int32_t>> GraphBuilder::EmitOne(const std::string& node_name,
     Value v;
     v.desc = call.outputs[j];
     v.desc.value.reset();
-    const OutputHint hint = j < op.hints.size() ? op.hints[j] : OutputHint{};
+    OutputHint hint = j < op.hints.size() ? op.hints[j] : OutputHint{};
+    if (probe && j < probe->outputs.size() && v.desc.dtype == DataType::kUndefined) {
+      const auto& p = probe->outputs[j];
+      v.desc.dtype = p.dtype;
+      if (hint.dims.size() != p.dims.size()) hint.dims.assign(p.dims.size(), driver::kUnknownDim);
+    }
     if (v.desc.dtype == DataType::kUndefined) v.desc.dtype = hint.dtype;
     if (v.desc.dtype == DataType::kUndefined) {
       for (int32_t in : op.inputs) {
@@ -276,6 +288,24 @@ Result<std::vector<int32_t>> GraphBuilder::EmitOne(const std::string& node_name,
   }
   model_.nodes.push_back(std::move(node));
   return result;
+}
+
+std::optional<driver::OpCall> GraphBuilder::Probe(const driver::OpCall& call) const {
+  driver::OpCall probe = call;
+  for (auto& in : probe.inputs) {
+    if (in.absent()) continue;
+    if (in.dims.size() == 1 && in.dims[0] == driver::kUnknownRank) return std::nullopt;
+    for (auto& d : in.dims) d = d < 0 ? 1 : d;
+  }
+  for (auto& out : probe.outputs) {
+    out = TensorDesc{};
+    out.format = Format::kUndefined;
+  }
+  if (!ops_.InferShape(&probe).ok()) return std::nullopt;
+  for (const auto& out : probe.outputs) {
+    if (out.dtype == DataType::kUndefined) return std::nullopt;
+  }
+  return probe;
 }
 
 std::optional<std::vector<HostTensor>> GraphBuilder::Fold(const driver::OpCall& call,

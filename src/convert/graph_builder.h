@@ -98,6 +98,9 @@ class GraphBuilder {
   // (the caller then emits a node).
   std::optional<std::vector<HostTensor>> Fold(const driver::OpCall& call,
                                               const std::vector<int32_t>& inputs);
+  // InferShape of `call` with every -1 dim set to 1 (nullopt when that fails too, e.g. for a
+  // value input not known at convert time): the dtypes and ranks of a dynamic op's outputs.
+  std::optional<driver::OpCall> Probe(const driver::OpCall& call) const;
   int32_t NewValue(Value v);
 
   const driver::OpLibrary& ops_;

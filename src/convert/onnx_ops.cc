@@ -91,8 +91,10 @@ int32_t NodeContext::ScalarI64(int64_t value) { return Const(Int64Tensor({value}
 int32_t NodeContext::ScalarI32(int32_t value) { return Const(Int32Tensor({value}, {})); }
 
 Result<std::vector<int32_t>> NodeContext::Emit(const std::string& type, std::vector<int32_t> inputs,
-                                               AttrMap attrs, size_t num_outputs) {
+                                               AttrMap attrs, size_t num_outputs,
+                                               std::vector<OutputHint> hints) {
   OpSpec op;
+  op.hints = std::move(hints);
   op.type = type;
   op.inputs = std::move(inputs);
   op.attrs = std::move(attrs);
@@ -367,7 +369,7 @@ Status MapTopK(NodeContext& c) {
                     {{"dim", c.Int("axis", -1)},
                      {"largest", c.Int("largest", 1) != 0},
                      {"sorted", c.Int("sorted", 1) != 0}},
-                    2);
+                    2, {{c.dtype(0), c.hint(0).dims}, {DataType::kInt32, c.hint(0).dims}});
   if (!top.ok()) return top.status();
   ACLSIM_RETURN_IF_ERROR(c.FinalAt(0, "Identity", {top.value()[0]}, {}));
   if (!c.wants(1)) return Status::Ok();

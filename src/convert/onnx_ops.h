@@ -74,8 +74,10 @@ class NodeContext {
   int32_t ScalarI64(int64_t value);
   int32_t ScalarI32(int32_t value);
   // An intermediate op of this node (generated node and output names).
+  // `hints` (optional) give the outputs' dtypes and dims when InferShape cannot (dynamic).
   Result<std::vector<int32_t>> Emit(const std::string& type, std::vector<int32_t> inputs,
-                                    driver::AttrMap attrs, size_t num_outputs = 1);
+                                    driver::AttrMap attrs, size_t num_outputs = 1,
+                                    std::vector<OutputHint> hints = {});
   // The op producing the node's outputs 0..num_outputs-1 (ONNX names and hints); refuses when
   // the node uses more outputs than that.
   Status Final(const std::string& type, std::vector<int32_t> inputs, driver::AttrMap attrs,
