@@ -239,6 +239,49 @@ TEST(OnnxImportTest, JunkAndTruncatedBytesAreRefusedWithoutCrashing) {
   EXPECT_EQ(m.status().code(), StatusCode::kParseModel);
 }
 
+TEST(OnnxImportTest, ProgressReportsEveryNodeAndEndsAtTheTotal) {
+  OnnxModelBuilder b;
+  b.Input("x", onnx::TensorProto::FLOAT, {4});
+  std::string prev = "x";
+  for (int i = 0; i < 250; ++i) {
+    const std::string out = i == 249 ? "y" : "r" + std::to_string(i);
+    b.Node("Relu", {prev}, {out}, "relu" + std::to_string(i));
+    prev = out;
+  }
+  b.Output("y");
+  OnnxImportOptions options;
+  size_t calls = 0;
+  size_t last_done = 0;
+  size_t last_total = 0;
+  options.progress = [&](size_t done, size_t total) {
+    ++calls;
+    EXPECT_GT(done, last_done);
+    last_done = done;
+    last_total = total;
+  };
+  const auto m = ImportValid(b, options);
+  EXPECT_EQ(m.nodes.size(), 250u);
+  EXPECT_EQ(calls, 250u);
+  EXPECT_EQ(last_done, 250u);
+  EXPECT_EQ(last_total, 250u);
+}
+
+TEST(OnnxImportTest, LayerNormInvStdDevIsRsqrtOfVariancePlusEpsilon) {
+  OnnxModelBuilder b(17);
+  b.Input("x", onnx::TensorProto::FLOAT, {2, 3});
+  b.InitFloat("g", {3}, {1, 1, 1});
+  b.Node("LayerNormalization", {"x", "g"}, {"y", "mean", "inv"}, "ln");
+  b.Output("y");
+  b.Output("mean");
+  b.Output("inv");
+  const auto m = ImportValid(b);
+  std::vector<std::string> types;
+  for (const auto& n : m.nodes) types.push_back(n.type);
+  EXPECT_EQ(types, (std::vector<std::string>{"LayerNorm", "Adds", "Rsqrt"}));
+  ASSERT_EQ(m.outputs.size(), 3u);
+  EXPECT_EQ(m.outputs[2].name, "inv");
+}
+
 TEST(OnnxImportTest, MissingFileIsInvalidFile) {
   auto m = ImportOnnxFile("/nonexistent/model.onnx", {}, sim::ops::SimOpLibrary::Instance());
   EXPECT_EQ(m.status().code(), StatusCode::kInvalidFile);
