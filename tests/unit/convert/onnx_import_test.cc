@@ -132,6 +132,37 @@ TEST(OnnxImportTest, DynamicBatchGivesBatchGearsAndDynamicDims) {
   EXPECT_EQ(core::GearInputDims(m, 2)[0], (std::vector<int64_t>{4, 3, 4}));
 }
 
+TEST(OnnxImportTest, DynamicImageSizeAndDimsGears) {
+  OnnxImportOptions options;
+  options.input_shapes = {{"x", {1, 3, -1, -1}}};
+  options.dynamic_image_size = {{8, 8}, {16, 12}};
+  const auto m = ImportValid(testing::ConvReluModel(), options);
+  EXPECT_EQ(m.gears.kind, core::GearKind::kImageSize);
+  EXPECT_EQ(core::GearInputDims(m, 1)[0], (std::vector<int64_t>{1, 3, 16, 12}));
+  EXPECT_EQ(OutputTensor(m, 0).desc.dims.size(), 4u);
+
+  OnnxImportOptions dims;
+  dims.input_shapes = {{"x", {-1, 3}}, {"y", {2, -1}}};
+  dims.dynamic_dims = {{2, 3}, {4, 3}};
+  const auto d = ImportValid(testing::AddModel(), dims);
+  EXPECT_EQ(d.gears.kind, core::GearKind::kDims);
+  EXPECT_EQ(d.gears.inputs, (std::vector<int32_t>{0, 1}));
+  dims.dynamic_dims = {{2, 3, 4}};
+  auto bad = Import(testing::AddModel(), dims);
+  EXPECT_EQ(bad.status().code(), StatusCode::kInvalidParam);
+  EXPECT_NE(bad.status().message().find("has 3 values"), std::string::npos)
+      << bad.status().message();
+}
+
+TEST(OnnxImportTest, InputFormatTagsFourDimensionalInputs) {
+  OnnxImportOptions options;
+  options.input_format = driver::Format::kNhwc;
+  const auto m = ImportValid(testing::AddModel(), options);  // 2-D inputs stay ND
+  EXPECT_EQ(m.tensors[static_cast<size_t>(m.inputs[0].tensor)].desc.format, driver::Format::kNd);
+  const auto c = ImportValid(testing::ConvReluModel());
+  EXPECT_EQ(c.tensors[static_cast<size_t>(c.inputs[0].tensor)].desc.format, driver::Format::kNchw);
+}
+
 TEST(OnnxImportTest, GearsWithoutDynamicDimsAreRefused) {
   OnnxImportOptions options;
   options.dynamic_batch_size = {1, 2};
