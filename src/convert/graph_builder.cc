@@ -18,6 +18,9 @@ namespace {
 // Folded outputs larger than this stay ops (a constant that big is better computed once at
 // load time than stored).
 constexpr size_t kMaxFoldBytes = size_t{64} << 20;
+// All folded outputs of one import together: past this, ops stay ops (a small hostile model
+// cannot make the converter allocate without bound).
+constexpr size_t kMaxTotalFoldBytes = size_t{1} << 30;
 
 bool IsCubeOp(const std::string& type) {
   return type == "Conv2D" || type == "Conv2DTranspose" || type == "MatMulV2" ||
@@ -315,7 +318,9 @@ std::optional<std::vector<HostTensor>> GraphBuilder::Fold(const driver::OpCall& 
     if (!out.shape_known() || driver::DataTypeSize(out.dtype) == 0) return std::nullopt;
     out_bytes += out.ByteSize();
   }
-  if (out_bytes > kMaxFoldBytes) return std::nullopt;
+  if (out_bytes > kMaxFoldBytes || folded_bytes_ + out_bytes > kMaxTotalFoldBytes) {
+    return std::nullopt;
+  }
   driver::OpCall full = call;
   for (size_t i = 0; i < inputs.size(); ++i) {
     if (inputs[i] >= 0) full.inputs[i].value = *value(inputs[i]).data;
@@ -348,6 +353,7 @@ std::optional<std::vector<HostTensor>> GraphBuilder::Fold(const driver::OpCall& 
     return std::nullopt;
   }
   if (!run.ok()) return std::nullopt;
+  folded_bytes_ += out_bytes;
   std::vector<HostTensor> result;
   for (size_t j = 0; j < resolved.outputs.size(); ++j) {
     HostTensor t;

@@ -112,6 +112,7 @@ class GraphBuilder {
   std::unordered_set<std::string> used_nodes_;
   std::unordered_set<int32_t> output_tensors_;
   size_t folded_ = 0;
+  size_t folded_bytes_ = 0;
 };
 
 }  // namespace aclsim::convert

@@ -3,8 +3,10 @@
 // converts it. What it does, in order (docs/atc.md has the user's view):
 //
 //  1. Parses the bytes with libonnx's protobuf messages. Models whose default-domain opset is
-//     below 9 are first upgraded to opset 9 with libonnx's version converter when it can (the
-//     mapping below knows opsets 9..18; a failed upgrade keeps the original and warns).
+//     below 9 are first upgraded to opset 9 with libonnx's version converter when the graph is
+//     well formed (libonnx's checker, every tensor defined before use) and the converter
+//     succeeds; otherwise the original is converted as it is, with a warning (the mapping
+//     knows the older forms of the ops it maps too).
 //  2. Applies `input_shapes` to the graph inputs, runs libonnx's shape inference (its dtypes
 //     and ranks fill in what the op library cannot infer for dynamic shapes), topologically
 //     sorts the nodes and drops nodes that no model output needs.
@@ -15,7 +17,7 @@
 //     Constant nodes, Shape of a statically shaped tensor, and anything computed from those)
 //     are evaluated on the host with the op library's own kernels and become constants
 //     (constant folding): pytorch's Shape -> Gather -> Unsqueeze -> Concat -> Reshape chains
-//     disappear from static models.
+//     disappear from static models. Folding stops at 64 MiB per op and 1 GiB per import.
 //  4. Collects every problem before failing: one error lists all unsupported ONNX op types
 //     with their node names (CANN's E16002) and every node whose form or dtypes cannot be
 //     converted, with the reason.
