@@ -49,6 +49,34 @@ const driver::DeviceProps& FoldProps() {
   return props;
 }
 
+// Tile and Expand build index tables of their output's size while inferring shapes: refuse
+// outputs past 2^32 elements before asking the op library (hostile multiples / shapes).
+Status CheckOutputSize(const driver::OpCall& call) {
+  if ((call.type != "Tile" && call.type != "Expand") || call.inputs.size() < 2 ||
+      !call.inputs[1].value) {
+    return Status::Ok();
+  }
+  constexpr double kLimit = 4294967296.0;
+  const auto& x = call.inputs[0].dims;
+  auto values = ReadInts(call.inputs[1].dtype, *call.inputs[1].value);
+  if (!values) return Status::Ok();
+  const size_t rank = std::max(x.size(), values->size());
+  double count = 1;
+  for (size_t i = 0; i < rank; ++i) {
+    const int64_t xd = i + x.size() >= rank ? x[i + x.size() - rank] : 1;
+    const int64_t v = i + values->size() >= rank ? (*values)[i + values->size() - rank] : 1;
+    const double d = call.type == "Tile"
+                         ? static_cast<double>(std::max<int64_t>(xd, 1)) * static_cast<double>(v)
+                         : static_cast<double>(std::max(xd, v));
+    count *= std::max(d, 1.0);
+  }
+  if (count > kLimit) {
+    return Err(StatusCode::kOpInputNotMatch, "op {}: the output would have {:.3g} elements",
+               call.type, count);
+  }
+  return Status::Ok();
+}
+
 }  // namespace
 
 GraphBuilder::GraphBuilder(const driver::OpLibrary& ops, PrecisionMode mode)
@@ -215,6 +243,7 @@ Result<std::vector<int32_t>> GraphBuilder::EmitOne(const std::string& node_name,
   }
   call.outputs.resize(op.num_outputs);
   for (auto& out : call.outputs) out.format = Format::kUndefined;
+  ACLSIM_RETURN_IF_ERROR(CheckOutputSize(call));
   ACLSIM_RETURN_IF_ERROR(ops_.InferShape(&call));
 
   auto name_of = [&](size_t j) {
