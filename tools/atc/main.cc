@@ -1,13 +1,16 @@
-// atc: the offline model compiler, single-op part.
+// atc: the offline model compiler.
 //
 //   atc --singleop=ops.json --output=DIR --soc_version=SOC [--log=error|warning|info|debug|null]
+//   atc --model=M.onnx --framework=5 --output=NAME --soc_version=SOC [--input_shape=...]
+//       [--input_format=...] [--dynamic_batch_size=... | --dynamic_image_size=... |
+//        --dynamic_dims=...] [--out_nodes=...] [--precision_mode=...] [--log=...]
 //
-// Reads CANN's single-op description JSON (tools/atc/singleop_json.h), checks each op against
-// the simulator's op library and writes one single-op model per op into DIR (created if
-// missing), named as CANN names them (docs/om-format.md). Options take CANN's --key=value
-// form. Framework model conversion (--model, --framework, --mode other than 0) is not
-// supported yet. Exit status: 0 on success, 1 on a usage error, 2 on an invalid op or a
-// write failure.
+// --singleop reads CANN's single-op description JSON (tools/atc/singleop_json.h), checks each
+// op against the simulator's op library and writes one single-op model per op into DIR
+// (created if missing), named as CANN names them (docs/om-format.md).
+// --model converts an ONNX model (src/convert/onnx_import.h) into the graph model NAME.om
+// (docs/atc.md). Options take CANN's --key=value form. Exit status: 0 on success, 1 on a
+// usage error, 2 on an invalid op or model or a write failure.
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -17,20 +20,31 @@
 #include <string>
 #include <vector>
 
+#include "core/model_file.h"
 #include "core/op_model.h"
 #include "sim/ops/op_library.h"
 #include "sim/soc_profile.h"
+#include "tools/atc/model_options.h"
 #include "tools/atc/singleop_json.h"
 
 namespace {
 
 constexpr const char* kUsage =
     "usage: atc --singleop=<ops.json> --output=<dir> --soc_version=<SoC> [--log=<level>]\n"
+    "       atc --model=<M.onnx> --framework=5 --output=<name> --soc_version=<SoC> [options]\n"
     "  --singleop     CANN single-op description file (JSON array of ops)\n"
-    "  --output       directory for the .om files, one per op (created if missing)\n"
+    "  --model        ONNX model to convert (--framework=5); writes <name>.om\n"
+    "  --output       --singleop: directory for the .om files (created if missing);\n"
+    "                 --model: the output path without .om\n"
     "  --soc_version  target SoC (see npu-smi; e.g. Ascend910B2)\n"
-    "  --log          error (default), warning, info, debug or null\n"
-    "Converting framework models (--model, --framework, --mode) is not supported yet.\n";
+    "  --input_shape  \"x:1,3,224,224;y:-1,10\" (-1 = dynamic)\n"
+    "  --input_format NCHW (default), NHWC, NCDHW or ND\n"
+    "  --dynamic_batch_size \"1,2,4\" | --dynamic_image_size \"224,224;448,448\" |\n"
+    "  --dynamic_dims \"1,2;4,8\"   gears of the -1 dims of --input_shape\n"
+    "  --out_nodes    \"node:0;node2:1\" model outputs instead of the graph's\n"
+    "  --precision_mode must_keep_origin_dtype (default here), force_fp32, force_fp16,\n"
+    "                 allow_fp32_to_fp16, allow_mix_precision (docs/atc.md)\n"
+    "  --log          error (default), warning, info, debug or null\n";
 
 enum Level { kDebug = 0, kInfo = 1, kWarning = 2, kError = 3, kNull = 4 };
 int g_level = kError;
@@ -70,16 +84,14 @@ int main(int argc, char** argv) {
     if (eq == std::string::npos && i + 1 < argc && argv[i + 1][0] != '-') value = argv[++i];
     options[key] = value;
   }
-  for (const char* key : {"model", "framework", "weight", "input_shape", "input_format", "om",
-                          "json", "dynamic_batch_size", "dynamic_image_size", "dynamic_dims"}) {
+  for (const char* key : {"weight", "om", "json"}) {
     if (options.count(key) != 0) {
       return Usage(std::string("--") + key +
-                   ": converting or inspecting framework models is not supported yet; only "
-                   "--singleop is");
+                   " is not supported (only --singleop and ONNX --model)");
     }
   }
   if (options.count("mode") != 0 && options["mode"] != "0") {
-    return Usage("--mode=" + options["mode"] + " is not supported yet (only --singleop)");
+    return Usage("--mode=" + options["mode"] + " is not supported (only 0, model conversion)");
   }
   if (options.count("log") != 0) {
     static const std::map<std::string, int> kLevels = {{"debug", kDebug},
@@ -90,6 +102,11 @@ int main(int argc, char** argv) {
     auto it = kLevels.find(options["log"]);
     if (it == kLevels.end()) return Usage("--log=" + options["log"] + " is not a log level");
     g_level = it->second;
+  }
+  if (options.count("model") != 0 || options.count("framework") != 0) {
+    if (options.count("singleop") != 0) return Usage("--model and --singleop exclude each other");
+    return aclsim::atc::RunModelConversion(
+        options, [](int level, const std::string& text) { Log(level, text); }, g_level <= kInfo);
   }
   for (const auto& [key, value] : options) {
     static const std::set<std::string> kKnown = {"singleop", "output", "soc_version", "log",

@@ -12,8 +12,10 @@
 #include <random>
 #include <set>
 
+#include "core/model_file.h"
 #include "core/op_model.h"
 #include "sim/ops/op_library.h"
+#include "tools/atc/model_options.h"
 
 namespace aclsim::atc {
 namespace {
@@ -251,14 +253,65 @@ TEST_F(AtcCommandTest, UsageErrors) {
   EXPECT_NE(stderr_.find("not a known SoC"), std::string::npos) << stderr_;
   EXPECT_EQ(Run(json + " --output=" + out_.string()), 1);
   EXPECT_NE(stderr_.find("--soc_version is required"), std::string::npos) << stderr_;
-  EXPECT_EQ(Run("--framework=5 --model=m.onnx --output=x --soc_version=Ascend910B2"), 1);
-  EXPECT_NE(stderr_.find("not supported yet"), std::string::npos) << stderr_;
+  EXPECT_EQ(Run("--framework=3 --model=m.pb --output=x --soc_version=Ascend910B2"), 1);
+  EXPECT_NE(stderr_.find("only ONNX (--framework=5) is supported"), std::string::npos) << stderr_;
   EXPECT_EQ(Run(json + " --mode=1 --output=x --soc_version=Ascend910B2"), 1);
-  EXPECT_NE(stderr_.find("not supported yet"), std::string::npos) << stderr_;
+  EXPECT_NE(stderr_.find("--mode=1 is not supported"), std::string::npos) << stderr_;
   EXPECT_EQ(Run(json + " --bogus=1 --output=x --soc_version=Ascend910B2"), 1);
   EXPECT_NE(stderr_.find("unknown option --bogus"), std::string::npos) << stderr_;
   EXPECT_EQ(Run("--singleop=/nonexistent.json --output=x --soc_version=Ascend910B2"), 2);
 }
+
+// --- atc --model --------------------------------------------------------------------------------
+
+TEST(AtcModelOptionsTest, ParsesCannOptionStrings) {
+  auto shapes = ParseInputShape("a:1,3,224,224;b:-1,10;c:");
+  ASSERT_TRUE(shapes.ok()) << shapes.status().message();
+  ASSERT_EQ(shapes.value().size(), 3u);
+  EXPECT_EQ(shapes.value()[1].first, "b");
+  EXPECT_EQ(shapes.value()[1].second, (std::vector<int64_t>{-1, 10}));
+  EXPECT_TRUE(shapes.value()[2].second.empty());
+  EXPECT_FALSE(ParseInputShape("a1,2").ok());
+  EXPECT_FALSE(ParseInputShape("a:1,-3").ok());
+  EXPECT_EQ(ParseDynamicImage("224,224;448,448").value().size(), 2u);
+  EXPECT_FALSE(ParseDynamicImage("224").ok());
+  EXPECT_EQ(ParseDynamicDims("1,2;4,8").value()[1], (std::vector<int64_t>{4, 8}));
+  auto nodes = ParseOutNodes("conv:0;fc/add:1");
+  ASSERT_TRUE(nodes.ok());
+  EXPECT_EQ(nodes.value()[1], (std::pair<std::string, int>{"fc/add", 1}));
+  EXPECT_FALSE(ParseOutNodes("conv").ok());
+  EXPECT_EQ(ParseInputFormat("NHWC").value(), driver::Format::kNhwc);
+  EXPECT_FALSE(ParseInputFormat("HWCN").ok());
+  auto options = ModelOptions({{"precision_mode", "force_fp16"}, {"dynamic_batch_size", "1,2"}});
+  ASSERT_TRUE(options.ok());
+  EXPECT_EQ(options.value().precision_mode, convert::PrecisionMode::kForceFp16);
+  EXPECT_EQ(options.value().dynamic_batch_size, (std::vector<int64_t>{1, 2}));
+  EXPECT_FALSE(ModelOptions({{"precision_mode", "fp8"}}).ok());
+}
+
+#ifdef ACLSIM_HAVE_ONNX
+TEST_F(AtcCommandTest, ModelWritesAGraphModelNamedLikeCann) {
+  ASSERT_EQ(Run(std::string("--model=") + ACLSIM_ATC_DATA + "/conv_relu.onnx --framework=5 " +
+                "--output=" + (out_ / "sub" / "net").string() +
+                " --soc_version=Ascend910B2 --input_shape=x:-1,3,8,8 --dynamic_batch_size=1,8"),
+            0)
+      << stderr_;
+  auto model = core::LoadModelFile((out_ / "sub" / "net.om").string());
+  ASSERT_TRUE(model.ok()) << model.status().message();
+  EXPECT_EQ(model->soc_version, "Ascend910B2");
+  EXPECT_EQ(model->gears.kind, core::GearKind::kBatch);
+  ASSERT_EQ(model->inputs.size(), 1u);
+  EXPECT_EQ(model->inputs[0].name, "x");
+}
+
+TEST_F(AtcCommandTest, ModelConversionFailuresExitTwo) {
+  EXPECT_EQ(Run(std::string("--model=") + ACLSIM_ATC_DATA + "/unsupported.onnx --framework=5 " +
+                "--output=" + (out_ / "u").string() + " --soc_version=Ascend910B2"),
+            2);
+  EXPECT_NE(stderr_.find("FancyOp"), std::string::npos) << stderr_;
+  EXPECT_EQ(Run("--model=x.onnx --framework=5 --output=x --soc_version=Ascend999"), 1);
+}
+#endif
 
 }  // namespace
 }  // namespace aclsim::atc

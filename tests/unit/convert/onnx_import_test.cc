@@ -1,0 +1,329 @@
+// ImportOnnx on small models built in the test: mapping, folding, gears, precision modes,
+// errors.
+#include "convert/onnx_import.h"
+
+#include <gtest/gtest.h>
+
+#include <cstring>
+#include <random>
+#include <string>
+
+#include "core/model_file.h"
+#include "sim/ops/op_library.h"
+#include "tests/unit/convert/onnx_model_builder.h"
+
+namespace aclsim::convert {
+namespace {
+
+using driver::DataType;
+using testing::OnnxModelBuilder;
+
+Result<core::ModelFile> Import(const OnnxModelBuilder& b, const OnnxImportOptions& options = {}) {
+  const std::string bytes = b.Bytes();
+  return ImportOnnx(bytes.data(), bytes.size(), "t.onnx", options,
+                    sim::ops::SimOpLibrary::Instance());
+}
+
+// Imports, validates, and checks the model survives serialisation.
+core::ModelFile ImportValid(const OnnxModelBuilder& b, const OnnxImportOptions& options = {}) {
+  auto m = Import(b, options);
+  EXPECT_TRUE(m.ok()) << m.status().message();
+  if (!m.ok()) return {};
+  Status valid = core::ValidateModel(m.value(), "t.om");
+  EXPECT_TRUE(valid.ok()) << valid.message();
+  const auto bytes = core::SerializeModel(m.value());
+  auto parsed = core::ParseModel(bytes.data(), bytes.size(), "t.om");
+  EXPECT_TRUE(parsed.ok()) << parsed.status().message();
+  return m.value();
+}
+
+const core::ModelTensor& OutputTensor(const core::ModelFile& m, size_t i) {
+  return m.tensors[static_cast<size_t>(m.outputs[i].tensor)];
+}
+
+std::vector<int64_t> ConstInts(const core::ModelFile& m, int32_t tensor) {
+  const auto& t = m.tensors[static_cast<size_t>(tensor)];
+  EXPECT_TRUE(t.constant.has_value());
+  std::vector<int64_t> v(t.constant->size / 8);
+  std::memcpy(v.data(), m.weights.data() + t.constant->offset, t.constant->size);
+  return v;
+}
+
+TEST(OnnxImportTest, AddBecomesOneAddNodeWithNamedIo) {
+  const auto m = ImportValid(testing::AddModel());
+  ASSERT_EQ(m.nodes.size(), 1u);
+  EXPECT_EQ(m.nodes[0].type, "Add");
+  EXPECT_EQ(m.nodes[0].name, "add");
+  ASSERT_EQ(m.inputs.size(), 2u);
+  EXPECT_EQ(m.inputs[0].name, "x");
+  EXPECT_EQ(m.inputs[1].name, "y");
+  ASSERT_EQ(m.outputs.size(), 1u);
+  EXPECT_EQ(m.outputs[0].name, "z");
+  EXPECT_EQ(OutputTensor(m, 0).desc.dims, (std::vector<int64_t>{2, 3}));
+  EXPECT_EQ(OutputTensor(m, 0).desc.dtype, DataType::kFloat);
+  EXPECT_EQ(m.name, "test");
+}
+
+TEST(OnnxImportTest, ConvReluMapsAttributesAndStoresAlignedWeights) {
+  OnnxImportOptions options;
+  options.soc_version = "Ascend910B2";
+  const auto m = ImportValid(testing::ConvReluModel(), options);
+  EXPECT_EQ(m.soc_version, "Ascend910B2");
+  ASSERT_EQ(m.nodes.size(), 2u);
+  EXPECT_EQ(m.nodes[0].type, "Conv2D");
+  EXPECT_EQ(m.nodes[1].type, "Relu");
+  const auto& attrs = m.nodes[0].attrs;
+  EXPECT_EQ(std::get<std::vector<int64_t>>(attrs.at("pads")), (std::vector<int64_t>{1, 1, 1, 1}));
+  EXPECT_EQ(std::get<std::vector<int64_t>>(attrs.at("strides")),
+            (std::vector<int64_t>{1, 1, 1, 1}));
+  EXPECT_EQ(OutputTensor(m, 0).desc.dims, (std::vector<int64_t>{1, 4, 8, 8}));
+  size_t constants = 0;
+  for (const auto& t : m.tensors) {
+    if (!t.constant) continue;
+    ++constants;
+    EXPECT_EQ(t.constant->offset % core::kModelWeightAlign, 0u);
+  }
+  EXPECT_EQ(constants, 2u);
+  EXPECT_EQ(m.tensors[static_cast<size_t>(m.nodes[0].inputs[1])].desc.format,
+            driver::Format::kNchw);
+}
+
+TEST(OnnxImportTest, MatMulAddKeepsFloat32ByDefault) {
+  OnnxModelBuilder b;
+  b.Input("x", onnx::TensorProto::FLOAT, {2, 4});
+  b.InitFloat("w", {4, 3}, std::vector<float>(12, 1.0f));
+  b.InitFloat("bias", {3}, {1, 2, 3});
+  b.Node("MatMul", {"x", "w"}, {"mm"}, "matmul");
+  b.Node("Add", {"mm", "bias"}, {"y"}, "add");
+  b.Output("y");
+  const auto m = ImportValid(b);
+  ASSERT_EQ(m.nodes.size(), 2u);
+  EXPECT_EQ(m.nodes[0].type, "BatchMatMulV2");
+  EXPECT_EQ(m.nodes[1].type, "Add");
+  EXPECT_EQ(OutputTensor(m, 0).desc.dims, (std::vector<int64_t>{2, 3}));
+  EXPECT_EQ(OutputTensor(m, 0).desc.dtype, DataType::kFloat);
+}
+
+TEST(OnnxImportTest, ShapeGatherConcatChainFoldsIntoAConstantShape) {
+  const auto m = ImportValid(testing::ReshapeChainModel(2));
+  ASSERT_EQ(m.nodes.size(), 1u);
+  EXPECT_EQ(m.nodes[0].type, "Reshape");
+  EXPECT_EQ(ConstInts(m, m.nodes[0].inputs[1]), (std::vector<int64_t>{2, -1}));
+  EXPECT_EQ(OutputTensor(m, 0).desc.dims, (std::vector<int64_t>{2, 12}));
+  // Only the Reshape's inputs are stored: the folded chain's constants are gone.
+  size_t constants = 0;
+  for (const auto& t : m.tensors) constants += t.constant ? 1 : 0;
+  EXPECT_EQ(constants, 1u);
+}
+
+TEST(OnnxImportTest, DynamicBatchGivesBatchGearsAndDynamicDims) {
+  OnnxImportOptions options;
+  options.input_shapes = {{"x", {-1, 3, 4}}};
+  options.dynamic_batch_size = {1, 2, 4};
+  const auto m = ImportValid(testing::ReshapeChainModel(5), options);
+  EXPECT_EQ(m.gears.kind, core::GearKind::kBatch);
+  EXPECT_EQ(m.gears.inputs, (std::vector<int32_t>{0}));
+  EXPECT_EQ(m.gears.gears.size(), 3u);
+  EXPECT_EQ(m.tensors[static_cast<size_t>(m.inputs[0].tensor)].desc.dims,
+            (std::vector<int64_t>{-1, 3, 4}));
+  // The shape chain cannot fold: the batch is only known per gear.
+  EXPECT_GT(m.nodes.size(), 1u);
+  EXPECT_EQ(OutputTensor(m, 0).desc.dtype, DataType::kFloat);
+  EXPECT_EQ(core::GearInputDims(m, 2)[0], (std::vector<int64_t>{4, 3, 4}));
+}
+
+TEST(OnnxImportTest, DynamicImageSizeAndDimsGears) {
+  OnnxImportOptions options;
+  options.input_shapes = {{"x", {1, 3, -1, -1}}};
+  options.dynamic_image_size = {{8, 8}, {16, 12}};
+  const auto m = ImportValid(testing::ConvReluModel(), options);
+  EXPECT_EQ(m.gears.kind, core::GearKind::kImageSize);
+  EXPECT_EQ(core::GearInputDims(m, 1)[0], (std::vector<int64_t>{1, 3, 16, 12}));
+  EXPECT_EQ(OutputTensor(m, 0).desc.dims.size(), 4u);
+
+  OnnxImportOptions dims;
+  dims.input_shapes = {{"x", {-1, 3}}, {"y", {2, -1}}};
+  dims.dynamic_dims = {{2, 3}, {4, 3}};
+  const auto d = ImportValid(testing::AddModel(), dims);
+  EXPECT_EQ(d.gears.kind, core::GearKind::kDims);
+  EXPECT_EQ(d.gears.inputs, (std::vector<int32_t>{0, 1}));
+  dims.dynamic_dims = {{2, 3, 4}};
+  auto bad = Import(testing::AddModel(), dims);
+  EXPECT_EQ(bad.status().code(), StatusCode::kInvalidParam);
+  EXPECT_NE(bad.status().message().find("has 3 values"), std::string::npos)
+      << bad.status().message();
+}
+
+TEST(OnnxImportTest, InputFormatTagsFourDimensionalInputs) {
+  OnnxImportOptions options;
+  options.input_format = driver::Format::kNhwc;
+  const auto m = ImportValid(testing::AddModel(), options);  // 2-D inputs stay ND
+  EXPECT_EQ(m.tensors[static_cast<size_t>(m.inputs[0].tensor)].desc.format, driver::Format::kNd);
+  const auto c = ImportValid(testing::ConvReluModel());
+  EXPECT_EQ(c.tensors[static_cast<size_t>(c.inputs[0].tensor)].desc.format, driver::Format::kNchw);
+}
+
+TEST(OnnxImportTest, GearsWithoutDynamicDimsAreRefused) {
+  OnnxImportOptions options;
+  options.dynamic_batch_size = {1, 2};
+  auto m = Import(testing::AddModel(), options);
+  ASSERT_FALSE(m.ok());
+  EXPECT_EQ(m.status().code(), StatusCode::kInvalidParam);
+  EXPECT_NE(m.status().message().find("-1"), std::string::npos) << m.status().message();
+}
+
+TEST(OnnxImportTest, InputShapeOfAnUnknownInputIsRefused) {
+  OnnxImportOptions options;
+  options.input_shapes = {{"nope", {1}}};
+  auto m = Import(testing::AddModel(), options);
+  ASSERT_FALSE(m.ok());
+  EXPECT_EQ(m.status().code(), StatusCode::kInvalidParam);
+  EXPECT_NE(m.status().message().find("'nope'"), std::string::npos);
+}
+
+TEST(OnnxImportTest, OneErrorListsEveryUnsupportedOpWithItsNodes) {
+  OnnxModelBuilder b;
+  b.Input("x", onnx::TensorProto::FLOAT, {2, 3});
+  b.Node("Relu", {"x"}, {"r"}, "relu");
+  b.Node("FancyOp", {"r"}, {"f1"}, "fancy_1");
+  b.Node("FancyOp", {"f1"}, {"f2"}, "fancy_2");
+  b.Node("OtherOp", {"r"}, {"o"}, "other");
+  b.Node("Add", {"f2", "o"}, {"y"}, "add");
+  b.Output("y");
+  auto m = Import(b);
+  ASSERT_FALSE(m.ok());
+  EXPECT_EQ(m.status().code(), StatusCode::kOpTypeNotMatch);
+  const std::string& msg = m.status().message();
+  for (const char* word : {"t.onnx", "E16002", "FancyOp", "'fancy_1'", "OtherOp", "'other'"}) {
+    EXPECT_NE(msg.find(word), std::string::npos) << word << " in " << msg;
+  }
+  // fancy_2 reads fancy_1's output: it is not reported separately.
+  EXPECT_EQ(msg.find("fancy_2"), std::string::npos) << msg;
+}
+
+TEST(OnnxImportTest, UnsupportedFormsAreListedWithTheReason) {
+  OnnxModelBuilder b;
+  b.Input("x", onnx::TensorProto::FLOAT, {1, 2, 4, 4, 4});
+  b.InitFloat("w", {2, 2, 1, 1, 1}, std::vector<float>(4, 1.0f));
+  b.Node("Conv", {"x", "w"}, {"y"}, "conv3d");
+  b.Output("y");
+  auto m = Import(b);
+  ASSERT_FALSE(m.ok());
+  EXPECT_NE(m.status().message().find("node 'conv3d' (Conv): Conv with a 5-D input"),
+            std::string::npos)
+      << m.status().message();
+}
+
+TEST(OnnxImportTest, ForceFp16CastsAroundCubeOpsAndFoldsWeights) {
+  OnnxImportOptions options;
+  options.precision_mode = PrecisionMode::kForceFp16;
+  const auto m = ImportValid(testing::ConvReluModel(), options);
+  std::vector<std::string> types;
+  const core::ModelNode* conv = nullptr;
+  for (const auto& n : m.nodes) {
+    types.push_back(n.type);
+    if (n.type == "Conv2D") conv = &n;
+  }
+  EXPECT_EQ(types, (std::vector<std::string>{"Cast", "Conv2D", "Cast", "Relu"}));
+  ASSERT_NE(conv, nullptr);
+  for (int32_t in : conv->inputs) {
+    const auto& t = m.tensors[static_cast<size_t>(in)];
+    EXPECT_EQ(t.desc.dtype, DataType::kFloat16) << t.desc.name;
+  }
+  EXPECT_EQ(OutputTensor(m, 0).desc.dtype, DataType::kFloat);
+}
+
+TEST(OnnxImportTest, OutNodesSelectOutputsAndPruneTheRest) {
+  OnnxImportOptions options;
+  options.out_nodes = {{"conv", 0}};
+  const auto m = ImportValid(testing::ConvReluModel(), options);
+  ASSERT_EQ(m.nodes.size(), 1u);
+  EXPECT_EQ(m.nodes[0].type, "Conv2D");
+  ASSERT_EQ(m.outputs.size(), 1u);
+  EXPECT_EQ(m.outputs[0].name, "c");
+  options.out_nodes = {{"nothing", 0}};
+  auto bad = Import(testing::ConvReluModel(), options);
+  EXPECT_EQ(bad.status().code(), StatusCode::kInvalidParam);
+}
+
+TEST(OnnxImportTest, JunkAndTruncatedBytesAreRefusedWithoutCrashing) {
+  const std::string good = testing::ConvReluModel().Bytes();
+  const auto& ops = sim::ops::SimOpLibrary::Instance();
+  for (size_t n = 0; n < good.size(); n += 7) {
+    auto m = ImportOnnx(good.data(), n, "cut.onnx", {}, ops);
+    if (!m.ok()) {
+      EXPECT_NE(m.status().message().find("cut.onnx"), std::string::npos);
+    }
+  }
+  std::mt19937 rng(7);
+  for (int round = 0; round < 200; ++round) {
+    std::string junk = good;
+    for (int k = 0; k < 4; ++k) junk[rng() % junk.size()] = static_cast<char>(rng());
+    auto m = ImportOnnx(junk.data(), junk.size(), "junk.onnx", {}, ops);
+    if (m.ok()) {
+      EXPECT_TRUE(core::ValidateModel(m.value(), "junk.om").ok());
+    }
+  }
+  const char text[] = "definitely not protobuf \xff\xff\xff";
+  auto m = ImportOnnx(text, sizeof(text), "text.onnx", {}, ops);
+  ASSERT_FALSE(m.ok());
+  EXPECT_EQ(m.status().code(), StatusCode::kParseModel);
+}
+
+TEST(OnnxImportTest, ProgressReportsEveryNodeAndEndsAtTheTotal) {
+  OnnxModelBuilder b;
+  b.Input("x", onnx::TensorProto::FLOAT, {4});
+  std::string prev = "x";
+  for (int i = 0; i < 250; ++i) {
+    const std::string out = i == 249 ? "y" : "r" + std::to_string(i);
+    b.Node("Relu", {prev}, {out}, "relu" + std::to_string(i));
+    prev = out;
+  }
+  b.Output("y");
+  OnnxImportOptions options;
+  size_t calls = 0;
+  size_t last_done = 0;
+  size_t last_total = 0;
+  options.progress = [&](size_t done, size_t total) {
+    ++calls;
+    EXPECT_GT(done, last_done);
+    last_done = done;
+    last_total = total;
+  };
+  const auto m = ImportValid(b, options);
+  EXPECT_EQ(m.nodes.size(), 250u);
+  EXPECT_EQ(calls, 250u);
+  EXPECT_EQ(last_done, 250u);
+  EXPECT_EQ(last_total, 250u);
+}
+
+TEST(OnnxImportTest, LayerNormInvStdDevIsRsqrtOfVariancePlusEpsilon) {
+  OnnxModelBuilder b(17);
+  b.Input("x", onnx::TensorProto::FLOAT, {2, 3});
+  b.InitFloat("g", {3}, {1, 1, 1});
+  b.Node("LayerNormalization", {"x", "g"}, {"y", "mean", "inv"}, "ln");
+  b.Output("y");
+  b.Output("mean");
+  b.Output("inv");
+  const auto m = ImportValid(b);
+  std::vector<std::string> types;
+  for (const auto& n : m.nodes) types.push_back(n.type);
+  EXPECT_EQ(types, (std::vector<std::string>{"LayerNorm", "Adds", "Rsqrt"}));
+  ASSERT_EQ(m.outputs.size(), 3u);
+  EXPECT_EQ(m.outputs[2].name, "inv");
+}
+
+TEST(OnnxImportTest, MissingFileIsInvalidFile) {
+  auto m = ImportOnnxFile("/nonexistent/model.onnx", {}, sim::ops::SimOpLibrary::Instance());
+  EXPECT_EQ(m.status().code(), StatusCode::kInvalidFile);
+  EXPECT_NE(m.status().message().find("/nonexistent/model.onnx"), std::string::npos);
+}
+
+TEST(OnnxImportTest, PrecisionModeNamesParse) {
+  EXPECT_EQ(ParsePrecisionMode("force_fp32").value(), PrecisionMode::kForceFp32);
+  EXPECT_EQ(ParsePrecisionMode("allow_mix_precision").value(), PrecisionMode::kAllowMixPrecision);
+  EXPECT_EQ(ParsePrecisionMode("fp64").status().code(), StatusCode::kInvalidParam);
+}
+
+}  // namespace
+}  // namespace aclsim::convert
