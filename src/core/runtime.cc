@@ -162,6 +162,14 @@ Result<std::shared_ptr<Device>> Runtime::OpenLocked(int32_t id) {
     record.message = failure.message;
     hub->Report(record);
   });
+  if (config_.watchdog_ms > 0) {
+    backend->SetWatchdog(config_.watchdog_ms, [id](const std::string& report) {
+      ACLSIM_LOG_ERROR(dfx::Module::kRuntime,
+                       "watchdog (ACLSIM_WATCHDOG / aclInit \"aclsim\": {{\"watchdog\"}}): "
+                       "device {}: {}",
+                       id, report);
+    });
+  }
   auto device = std::make_shared<Device>(id, PhysicalId(id), std::move(backend));
   ACLSIM_RETURN_IF_ERROR(device->Initialize());
   ACLSIM_LOG_INFO(dfx::Module::kRuntime, "opened device {} ({})", id, device->props().soc_name);
