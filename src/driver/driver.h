@@ -215,6 +215,7 @@ class Device {
   // task ids, what each waits for), then again after every further period; the wait itself
   // goes on unchanged. period_ms == 0 turns it off (the default). Set by the core before any
   // submission. Backends without the facility ignore it.
+  // NOLINTNEXTLINE(performance-unnecessary-value-param): overrides take ownership
   virtual void SetWatchdog(uint32_t period_ms, std::function<void(const std::string&)> report) {}
 };
 

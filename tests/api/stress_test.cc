@@ -450,6 +450,7 @@ TEST_F(StressTest, ReferenceCountedResetsDoNotDisturbOtherThreads) {
       for (int round = 0; round < 10; ++round) {
         if (aclrtSetDevice(1) != ACL_SUCCESS) {
           ++failures;
+          ADD_FAILURE() << "aclrtSetDevice(1): " << acltest::TakeRecentErrors();
           return;
         }
         aclrtStream stream = nullptr;
@@ -463,14 +464,21 @@ TEST_F(StressTest, ReferenceCountedResetsDoNotDisturbOtherThreads) {
             aclrtMemcpy(out.data(), kBytes, dev, kBytes, ACL_MEMCPY_DEVICE_TO_HOST) ==
                 ACL_SUCCESS &&
             aclrtFree(dev) == ACL_SUCCESS && aclrtDestroyStream(stream) == ACL_SUCCESS;
-        if (!ok) ++failures;
+        if (!ok) {
+          ++failures;
+          ADD_FAILURE() << "thread " << t << " round " << round << ": "
+                        << acltest::TakeRecentErrors();
+        }
         if (FirstMismatch(in.data(), out.data(), kBytes) != -1) ++mismatches;
-        if (aclrtResetDevice(1) != ACL_SUCCESS) ++failures;
+        if (aclrtResetDevice(1) != ACL_SUCCESS) {
+          ++failures;
+          ADD_FAILURE() << "aclrtResetDevice(1): " << acltest::TakeRecentErrors();
+        }
       }
     });
   }
   for (auto& thread : threads) thread.join();
-  EXPECT_EQ(failures.load(), 0) << acltest::TakeRecentErrors();
+  EXPECT_EQ(failures.load(), 0);
   EXPECT_EQ(mismatches.load(), 0);
 }
 
