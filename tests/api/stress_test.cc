@@ -180,7 +180,7 @@ TEST_F(StressTest, MixedWorkloadOnEightThreads) {
 // Threads allocate and free buffers of mixed sizes at once, keeping several alive: every
 // live buffer keeps its own bytes (no two live allocations overlap) and all memory returns.
 TEST_F(StressTest, ConcurrentMallocAndFreeKeepEveryBuffersBytes) {
-  constexpr int kThreads = 6, kRounds = 40, kLive = 4;
+  constexpr int kThreads = 6, kRounds = 30, kLive = 4;
   const size_t free_before = acltest::FreeHbm();
   std::atomic<int> mismatches{0}, failures{0};
   RunThreads(kThreads, [&](int thread) {
@@ -192,8 +192,8 @@ TEST_F(StressTest, ConcurrentMallocAndFreeKeepEveryBuffersBytes) {
     std::vector<Live> live;
     for (int round = 0; round < kRounds; ++round) {
       Live buffer;
-      // 512 B .. ~3 MiB: the caching allocator's small blocks, splits and whole segments.
-      buffer.bytes = size_t{512} << ((thread + round) % 13);
+      // 512 B .. 1 MiB: the caching allocator's small blocks, splits and whole segments.
+      buffer.bytes = size_t{512} << ((thread + round) % 12);
       buffer.seed = static_cast<uint32_t>(thread * 1000 + round);
       if (aclrtMalloc(&buffer.dev, buffer.bytes, ACL_MEM_MALLOC_HUGE_FIRST) != ACL_SUCCESS) {
         ++failures;
@@ -480,6 +480,47 @@ TEST_F(StressTest, ReferenceCountedResetsDoNotDisturbOtherThreads) {
   for (auto& thread : threads) thread.join();
   EXPECT_EQ(failures.load(), 0);
   EXPECT_EQ(mismatches.load(), 0);
+}
+
+// aclrtResetDeviceForce while other threads are blocked synchronising with work that can
+// never run (a wait on an event nobody records): the forced reset drops the work, and every
+// blocked stream, event and device synchronisation returns (with an error or success, but
+// returns) instead of hanging or touching a closed device.
+TEST_F(StressTest, ForcedResetReleasesThreadsBlockedInSynchronisation) {
+  aclrtStream stream = nullptr;
+  aclrtEvent never = nullptr, after = nullptr;
+  void* dev = nullptr;
+  ASSERT_ACL_OK(aclrtCreateStream(&stream));
+  ASSERT_ACL_OK(aclrtCreateEvent(&never));
+  ASSERT_ACL_OK(aclrtCreateEvent(&after));
+  ASSERT_ACL_OK(aclrtMalloc(&dev, 4096, ACL_MEM_MALLOC_HUGE_FIRST));
+  ASSERT_ACL_OK(aclrtStreamWaitEvent(stream, never));
+  ASSERT_ACL_OK(aclrtMemsetAsync(dev, 4096, 1, 4096, stream));
+  ASSERT_ACL_OK(aclrtRecordEvent(after, stream));
+  std::atomic<int> entered{0}, returned{0};
+  std::vector<std::thread> waiters;
+  for (int kind = 0; kind < 3; ++kind) {
+    waiters.emplace_back([&, kind] {
+      ASSERT_ACL_OK(aclrtSetCurrentContext(context_));
+      ++entered;
+      if (kind == 0) (void)aclrtSynchronizeStream(stream);
+      if (kind == 1) (void)aclrtSynchronizeEvent(after);
+      if (kind == 2) (void)aclrtSynchronizeDevice();
+      ++returned;
+    });
+  }
+  while (entered.load() < 3) std::this_thread::yield();
+  std::this_thread::sleep_for(std::chrono::milliseconds(20));  // let them block (best effort)
+  EXPECT_EQ(returned.load(), 0);
+  EXPECT_ACL_OK(aclrtResetDeviceForce(0));
+  for (auto& waiter : waiters) waiter.join();
+  EXPECT_EQ(returned.load(), 3);
+  // The device comes back clean.
+  ASSERT_ACL_OK(aclrtSetDevice(0));
+  void* again = nullptr;
+  ASSERT_ACL_OK(aclrtMalloc(&again, 4096, ACL_MEM_MALLOC_HUGE_FIRST));
+  EXPECT_TRUE(acltest::RoundTrip(again, 4096, 80));
+  EXPECT_ACL_OK(aclrtFree(again));
 }
 
 }  // namespace
