@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Quick start 2: install what is missing, then build and pass the whole test suite:
 # format check, a release build, an ASan+UBSan build and a TSan build, each running every
-# test (unit, driver conformance, ABI, API, examples, SDK install), and the release API tests
-# and examples once more with the memory checker on.
+# test (unit, driver conformance, ABI, API, examples, SDK install), the release API tests
+# and examples once more with the memory checker on, and each libFuzzer target for a bounded
+# time (scripts/run-fuzz.sh; ACLSIM_FUZZ_SECONDS per target, default 30).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/install-deps.sh
@@ -45,6 +46,13 @@ if ACLSIM_MEMCHECK=1 ctest --test-dir build/release -L 'api|example' --output-on
     --timeout 600 | tee "$memcheck_log"; then
   :
 else
+  failed=$((failed + 1))
+fi
+# The libFuzzer targets (clang, build/fuzz), each for a bounded time from its committed corpus.
+if scripts/run-fuzz.sh "${ACLSIM_FUZZ_SECONDS:-30}"; then
+  :
+else
+  echo "=== fuzz: FAILED"
   failed=$((failed + 1))
 fi
 echo "=== clang-tidy"

@@ -87,10 +87,20 @@ void Scheduler::StopDevice(uint32_t device) {
     DrainInline();  // released waits of other devices
     lock.lock();
   }
-  done_cv_.wait(lock, [&dev] {
-    return std::all_of(dev.queues.begin(), dev.queues.end(),
-                       [](const auto& entry) { return entry.second->pending.empty(); });
-  });
+  auto running_left = [&dev] {
+    std::string text;
+    for (const auto& [id, q] : dev.queues) {
+      if (!q->pending.empty()) text += (text.empty() ? "" : "; ") + DescribeBlocked(*q);
+    }
+    return text;
+  };
+  (void)WaitFor(
+      lock, -1,
+      [&dev] {
+        return std::all_of(dev.queues.begin(), dev.queues.end(),
+                           [](const auto& entry) { return entry.second->pending.empty(); });
+      },
+      &dev, "closing the device (its running tasks must finish)", running_left);
   dev.stopping = true;
   dev.dispatches.fetch_add(1, std::memory_order_release);
   dev.work_cv.notify_all();

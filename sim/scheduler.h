@@ -31,6 +31,9 @@
 // demand is recorded there. Stream resources: CreateQueue/DestroyQueue take/give hardware
 // stream ids and charge the calling thread's clock (persistent queues use a cache; driver.h).
 //
+// Watchdog (driver.h SetWatchdog): the Sync* waits, DestroyQueue and SyncDevice report what
+// they are blocked on after every watchdog period; timeout messages name it too.
+//
 // Failures: a task fails if its host function throws, if CompleteExternal reports an error,
 // or if fault injection selects it (backend_config.h: fault_fail_task,
 // fault_aicore_exception, fault_device_lost; decided at submission or start). The failure is
@@ -96,6 +99,7 @@ class Scheduler {
   driver::Device::EventState QueryEvent(uint32_t device, driver::EventId event);
   Status SyncEvent(uint32_t device, driver::EventId event, int32_t timeout_ms);
   void SetFailureHandler(uint32_t device, std::function<void(const driver::TaskFailure&)> h);
+  void SetWatchdog(uint32_t device, uint32_t period_ms, std::function<void(const std::string&)> r);
 
   // OK, or the device-lost Status (detail kDeviceLostCode) once fault_device_lost fired.
   Status LostStatus(uint32_t device);
@@ -147,7 +151,15 @@ class Scheduler {
   void CompleteLocked(const std::shared_ptr<SimTask>& t, Status status, Work& work);
   void DropUnstarted(SimQueue& q, Work& work);
   void ReleaseUnbound(SimEvent& event, Work& work);
-  bool WaitFor(Lock& lock, int32_t timeout_ms, const std::function<bool()>& done);
+  // Waits on done_cv_ until done() (true) or timeout_ms passes (false; < 0: forever). With
+  // `dev`'s watchdog on, reports `what` and blocked() (see DescribeBlocked) after every
+  // watchdog period, releasing the lock for the report.
+  bool WaitFor(Lock& lock, int32_t timeout_ms, const std::function<bool()>& done,
+               DeviceSched* dev = nullptr, const char* what = "",
+               const std::function<std::string()>& blocked = {});
+  // What keeps q's oldest pending task from completing: its id, label and state, and for an
+  // event wait the record it waits for (following that record's queue a few levels).
+  static std::string DescribeBlocked(const SimQueue& q, int depth = 0);
 
   // What a worker must do with a task it picks (decided under mu_).
   struct StartInfo {

@@ -38,12 +38,80 @@ class WatchDone {
 
 }  // namespace
 
-bool Scheduler::WaitFor(Lock& lock, int32_t timeout_ms, const std::function<bool()>& done) {
-  if (driver::WaitsForever(timeout_ms)) {
-    done_cv_.wait(lock, done);
-    return true;
+bool Scheduler::WaitFor(Lock& lock, int32_t timeout_ms, const std::function<bool()>& done,
+                        DeviceSched* dev, const char* what,
+                        const std::function<std::string()>& blocked) {
+  const uint32_t period_ms = dev != nullptr && dev->watchdog ? dev->watchdog_ms : 0;
+  if (period_ms == 0) {
+    if (driver::WaitsForever(timeout_ms)) {
+      done_cv_.wait(lock, done);
+      return true;
+    }
+    return done_cv_.wait_for(lock, std::chrono::milliseconds(timeout_ms), done);
   }
-  return done_cv_.wait_for(lock, std::chrono::milliseconds(timeout_ms), done);
+  using Clock = std::chrono::steady_clock;
+  const Clock::time_point start = Clock::now();
+  const bool forever = driver::WaitsForever(timeout_ms);
+  const Clock::time_point deadline = start + std::chrono::milliseconds(forever ? 0 : timeout_ms);
+  Clock::time_point next_report = start + std::chrono::milliseconds(period_ms);
+  for (int reports = 1;; ++reports) {
+    const Clock::time_point wake = forever ? next_report : std::min(next_report, deadline);
+    if (done_cv_.wait_until(lock, wake, done)) return true;
+    if (!forever && Clock::now() >= deadline) return false;
+    if (Clock::now() < next_report) continue;
+    const std::string report =
+        fmt::format("{} has waited {} ms and is still blocked: {}", what,
+                    static_cast<uint64_t>(period_ms) * static_cast<uint64_t>(reports),
+                    blocked ? blocked() : std::string("(no detail)"));
+    std::function<void(const std::string&)> handler = dev->watchdog;
+    lock.unlock();
+    handler(report);
+    lock.lock();
+    next_report += std::chrono::milliseconds(period_ms);
+  }
+}
+
+std::string Scheduler::DescribeBlocked(const SimQueue& q, int depth) {
+  if (q.pending.empty()) return fmt::format("stream {} has no pending task", q.id);
+  const SimTask& t = *q.pending.front();
+  std::string text =
+      fmt::format("stream {} task {} ({})", q.id, t.id,
+                  t.task.label != nullptr && *t.task.label != '\0' ? t.task.label : "unnamed task");
+  switch (t.run) {
+    case RunState::kRunning:
+      if (t.task.kind == driver::TaskKind::kHostFunc) {
+        return text + " is running a host function or callback that has not returned";
+      }
+      if (t.task.kind == driver::TaskKind::kExternal) {
+        return text + " is waiting for its external completion";
+      }
+      return text + " is running";
+    case RunState::kReady:
+      return text + " is ready and waiting for a worker thread";
+    case RunState::kDone:
+      return text + " has completed";
+    case RunState::kQueued:
+      break;
+  }
+  if (t.task.kind != driver::TaskKind::kEventWait) return text + " has not started";
+  const std::shared_ptr<SimTask>& record = t.record;
+  if (record == nullptr) {
+    return text + fmt::format(
+                      " waits for event {} of device {}, which has not been recorded (no "
+                      "aclrtRecordEvent submitted since its creation or last reset)",
+                      t.task.event, t.task.event_device);
+  }
+  if (record->run == RunState::kDone || record->queue == nullptr) {
+    return text + fmt::format(" waits for event {}, whose record (task {}) has completed",
+                              t.task.event, record->id);
+  }
+  text += fmt::format(" waits for event {}, recorded by task {} of stream {}", t.task.event,
+                      record->id, record->queue_id);
+  constexpr int kMaxDepth = 4;
+  if (depth < kMaxDepth && record->queue != &q) {
+    text += "; " + DescribeBlocked(*record->queue, depth + 1);
+  }
+  return text;
 }
 
 Status Scheduler::CreateQueue(uint32_t device, const driver::QueueConfig& config,
@@ -99,7 +167,9 @@ Status Scheduler::DestroyQueue(uint32_t device, driver::QueueId queue, bool forc
       lock.lock();
     }
   }
-  done_cv_.wait(lock, [&q] { return q->pending.empty(); });
+  (void)WaitFor(
+      lock, -1, [&q] { return q->pending.empty(); }, &dev, "destroying a stream",
+      [&q] { return DescribeBlocked(*q); });
   TakeGraveyard(dev, work);
   if (q->last != nullptr) TimeThrough(*q->last);
   ZeroTime(*q);  // leaves the timing window (nothing is left to time)
@@ -129,11 +199,14 @@ Status Scheduler::SyncQueue(uint32_t device, driver::QueueId queue, int32_t time
   std::shared_ptr<SimTask> last = q->last;
   if (last == nullptr) return Dev(device).lost ? LostError(Dev(device)) : Status::Ok();
   const WatchThrough watch(*q, last->id);
-  if (!WaitFor(lock, timeout_ms, [&] { return DoneThrough(*q, last->id); })) {
+  auto blocked = [&q] { return DescribeBlocked(*q); };
+  if (!WaitFor(
+          lock, timeout_ms, [&] { return DoneThrough(*q, last->id); }, &Dev(device),
+          "a stream synchronisation", blocked)) {
     return Err(StatusCode::kStreamSyncTimeout,
                "SyncQueue: queue {} of device {} did not complete within {} ms (task {} still "
-               "pending)",
-               queue, device, timeout_ms, last->id);
+               "pending; {})",
+               queue, device, timeout_ms, last->id, blocked());
   }
   TakeGraveyard(Dev(device), work);
   if (Dev(device).lost) return LostError(Dev(device));
@@ -173,9 +246,18 @@ Status Scheduler::SyncDevice(uint32_t device, int32_t timeout_ms) {
       return DoneThrough(*entry.first, entry.second->id);
     });
   };
-  if (!WaitFor(lock, timeout_ms, all_done)) {
+  auto blocked = [&lasts] {
+    std::string text;
+    for (const auto& [q, last] : lasts) {
+      if (DoneThrough(*q, last->id)) continue;
+      text += (text.empty() ? "" : "; ") + DescribeBlocked(*q);
+    }
+    return text;
+  };
+  if (!WaitFor(lock, timeout_ms, all_done, &dev, "a device synchronisation", blocked)) {
     return Err(StatusCode::kStreamSyncTimeout,
-               "SyncDevice: device {} did not complete within {} ms", device, timeout_ms);
+               "SyncDevice: device {} did not complete within {} ms ({})", device, timeout_ms,
+               blocked());
   }
   TakeGraveyard(dev, work);
   if (dev.lost) return LostError(dev);  // after draining, as SyncQueue
@@ -261,11 +343,16 @@ Status Scheduler::SyncEvent(uint32_t device, driver::EventId event, int32_t time
   std::shared_ptr<SimTask> record = it->second->latest_record;
   if (record == nullptr) return dev.lost ? LostError(dev) : Status::Ok();
   const WatchDone watch(*record);
-  if (!WaitFor(lock, timeout_ms, [&record] { return record->run == RunState::kDone; })) {
+  auto blocked = [&record] {
+    return record->queue != nullptr ? DescribeBlocked(*record->queue) : std::string("completed");
+  };
+  if (!WaitFor(
+          lock, timeout_ms, [&record] { return record->run == RunState::kDone; }, &dev,
+          "an event synchronisation", blocked)) {
     return Err(StatusCode::kEventSyncTimeout,
                "SyncEvent: event {} of device {} was not reached within {} ms (record task {} "
-               "pending)",
-               event, device, timeout_ms, record->id);
+               "pending; {})",
+               event, device, timeout_ms, record->id, blocked());
   }
   TakeGraveyard(dev, work);
   if (dev.lost) return LostError(dev);  // after the record completed, as SyncQueue
@@ -307,6 +394,15 @@ bool Scheduler::QueueDoneThrough(uint32_t device, driver::QueueId queue, uint64_
   if (it == devices_.end()) return true;
   auto q = it->second->queues.find(queue);
   return q == it->second->queues.end() || DoneThrough(*q->second, task_id);
+}
+
+void Scheduler::SetWatchdog(uint32_t device, uint32_t period_ms,
+                            std::function<void(const std::string&)> report) {
+  Lock lock(mu_);
+  DeviceSched& dev = Dev(device);
+  dev.watchdog_ms = period_ms;
+  std::swap(dev.watchdog, report);
+  lock.unlock();  // the old handler is destroyed without the lock
 }
 
 void Scheduler::SetFailureHandler(uint32_t device,

@@ -224,4 +224,8 @@ void SimDevice::SetFailureHandler(std::function<void(const driver::TaskFailure&)
   scheduler_->SetFailureHandler(id_, std::move(handler));
 }
 
+void SimDevice::SetWatchdog(uint32_t period_ms, std::function<void(const std::string&)> report) {
+  scheduler_->SetWatchdog(id_, period_ms, std::move(report));
+}
+
 }  // namespace aclsim::sim

@@ -74,6 +74,7 @@ class SimDevice final : public driver::Device {
   void AdvanceHostClock(uint64_t ns) override;
 
   void SetFailureHandler(std::function<void(const driver::TaskFailure&)> handler) override;
+  void SetWatchdog(uint32_t period_ms, std::function<void(const std::string&)> report) override;
 
   // Sim-only introspection (tests, tools): TLB translations of every task submitted so far.
   TlbCounts TlbTotals() const;

@@ -173,6 +173,8 @@ struct DeviceSched {
   // DestroyQueue) without the lock: their memory goes back to the thread that allocated it.
   std::vector<std::shared_ptr<SimTask>> graveyard;
   std::function<void(const driver::TaskFailure&)> failure_handler;
+  uint32_t watchdog_ms = 0;  // driver.h SetWatchdog; 0 = off
+  std::function<void(const std::string&)> watchdog;
 };
 
 // The Status of every call on a lost device (driver.h: kDeviceLostCode).

@@ -1,10 +1,13 @@
 #include "core/config.h"
 
+#include <cmath>
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <sstream>
+
+#include "dfx/log.h"
 
 namespace aclsim::core {
 namespace {
@@ -54,6 +57,14 @@ std::string OptionText(const nlohmann::json& value) {
 void ApplyEnvironment(RuntimeConfig* config) {
   if (const char* v = Env("ACLSIM_DRIVER")) config->driver = v;
   if (const char* v = Env("ACLSIM_MEMCHECK")) config->memcheck = std::strcmp(v, "0") != 0;
+  if (const char* v = Env("ACLSIM_WATCHDOG")) {
+    auto ms = ParseWatchdogSeconds(v);
+    if (ms.ok()) {
+      config->watchdog_ms = *ms;
+    } else {
+      ACLSIM_LOG_WARN(dfx::Module::kRuntime, "ACLSIM_WATCHDOG ignored: {}", ms.status().message());
+    }
+  }
   const std::pair<const char*, const char*> options[] = {
       {"ACLSIM_SOC", "soc"},
       {"ACLSIM_DEVICE_COUNT", "device_count"},
@@ -107,6 +118,10 @@ Status ApplyJson(const nlohmann::json& root, RuntimeConfig* config) {
     for (const auto& item : it->items()) {
       if (item.key() == "driver") {
         config->driver = OptionText(item.value());
+      } else if (item.key() == "watchdog") {
+        auto ms = ParseWatchdogSeconds(OptionText(item.value()));
+        if (!ms.ok()) return ms.status();
+        config->watchdog_ms = *ms;
       } else if (item.key() == "memcheck") {
         const std::string text = OptionText(item.value());
         config->memcheck = text != "0" && text != "false";
@@ -120,6 +135,19 @@ Status ApplyJson(const nlohmann::json& root, RuntimeConfig* config) {
 
 }  // namespace
 
+Result<uint32_t> ParseWatchdogSeconds(const std::string& text) {
+  constexpr double kMaxSeconds = 86400;
+  char* end = nullptr;
+  const double seconds = std::strtod(text.c_str(), &end);
+  // !(x >= 0) also refuses NaN.
+  if (text.empty() || end == nullptr || *end != '\0' || !(seconds >= 0) || seconds > kMaxSeconds) {
+    return Err(StatusCode::kParseFile,
+               "\"watchdog\" must be a number of seconds in [0, {}] (0 = off), got '{}'",
+               kMaxSeconds, text);
+  }
+  return static_cast<uint32_t>(std::ceil(seconds * 1000.0));
+}
+
 std::vector<uint32_t> ParseVisibleDevices(const std::string& value) {
   std::vector<uint32_t> ids;
   std::stringstream stream(value);
@@ -132,6 +160,23 @@ std::vector<uint32_t> ParseVisibleDevices(const std::string& value) {
     ids.push_back(static_cast<uint32_t>(parsed));
   }
   return ids;
+}
+
+Status ApplyConfigJson(const std::string& text, const char* origin, RuntimeConfig* config) {
+  nlohmann::json root = nlohmann::json::parse(text, nullptr, /*allow_exceptions=*/false);
+  if (root.is_discarded()) {
+    return Err(StatusCode::kParseFile, "config file '{}' is not valid JSON", origin);
+  }
+  if (!DepthWithin(root, 0, 0)) {
+    return Err(StatusCode::kParseFile,
+               "config file '{}' nests objects or arrays deeper than {} levels", origin,
+               kMaxJsonDepth);
+  }
+  Status applied = ApplyJson(root, config);
+  if (!applied.ok()) {
+    return Status(applied.code(), fmt::format("config file '{}': {}", origin, applied.message()));
+  }
+  return Status::Ok();
 }
 
 Result<RuntimeConfig> LoadRuntimeConfig(const char* path) {
@@ -148,20 +193,7 @@ Result<RuntimeConfig> LoadRuntimeConfig(const char* path) {
   std::stringstream buffer;
   buffer << file.rdbuf();
   config.json_text = buffer.str();
-  nlohmann::json root =
-      nlohmann::json::parse(config.json_text, nullptr, /*allow_exceptions=*/false);
-  if (root.is_discarded()) {
-    return Err(StatusCode::kParseFile, "config file '{}' is not valid JSON", path);
-  }
-  if (!DepthWithin(root, 0, 0)) {
-    return Err(StatusCode::kParseFile,
-               "config file '{}' nests objects or arrays deeper than {} levels", path,
-               kMaxJsonDepth);
-  }
-  Status applied = ApplyJson(root, &config);
-  if (!applied.ok()) {
-    return Status(applied.code(), fmt::format("config file '{}': {}", path, applied.message()));
-  }
+  ACLSIM_RETURN_IF_ERROR(ApplyConfigJson(config.json_text, path, &config));
   return config;
 }
 

@@ -121,6 +121,7 @@ Runtime::Runtime(RuntimeConfig config, std::unique_ptr<driver::Driver> driver)
     for (uint32_t id = 0; id < physical; ++id) physical_ids_.push_back(id);
   }
   devices_.resize(physical_ids_.size());
+  releasing_.resize(physical_ids_.size(), 0);
 }
 
 Runtime::~Runtime() {
@@ -146,8 +147,10 @@ Result<driver::DeviceProps> Runtime::DeviceProps(int32_t id) const {
   return driver_->Props(PhysicalId(id));
 }
 
-Result<std::shared_ptr<Device>> Runtime::OpenLocked(int32_t id) {
+Result<std::shared_ptr<Device>> Runtime::OpenLocked(int32_t id,
+                                                    std::unique_lock<std::mutex>& lock) {
   ACLSIM_RETURN_IF_ERROR(CheckDeviceId(id));
+  released_cv_.wait(lock, [&] { return releasing_[static_cast<size_t>(id)] == 0; });
   auto& slot = devices_[static_cast<size_t>(id)];
   if (slot && !slot->released()) return slot;
   std::unique_ptr<driver::Device> backend;
@@ -162,6 +165,14 @@ Result<std::shared_ptr<Device>> Runtime::OpenLocked(int32_t id) {
     record.message = failure.message;
     hub->Report(record);
   });
+  if (config_.watchdog_ms > 0) {
+    backend->SetWatchdog(config_.watchdog_ms, [id](const std::string& report) {
+      ACLSIM_LOG_ERROR(dfx::Module::kRuntime,
+                       "watchdog (ACLSIM_WATCHDOG / aclInit \"aclsim\": {{\"watchdog\"}}): "
+                       "device {}: {}",
+                       id, report);
+    });
+  }
   auto device = std::make_shared<Device>(id, PhysicalId(id), std::move(backend));
   ACLSIM_RETURN_IF_ERROR(device->Initialize());
   ACLSIM_LOG_INFO(dfx::Module::kRuntime, "opened device {} ({})", id, device->props().soc_name);
@@ -171,15 +182,15 @@ Result<std::shared_ptr<Device>> Runtime::OpenLocked(int32_t id) {
 }
 
 Result<std::shared_ptr<Device>> Runtime::EnsureOpen(int32_t id) {
-  std::lock_guard<std::mutex> lock(mu_);
-  return OpenLocked(id);
+  std::unique_lock<std::mutex> lock(mu_);
+  return OpenLocked(id, lock);
 }
 
 Status Runtime::SetDevice(int32_t id) {
   std::shared_ptr<Device> device;
   {
-    std::lock_guard<std::mutex> lock(mu_);
-    auto opened = OpenLocked(id);
+    std::unique_lock<std::mutex> lock(mu_);
+    auto opened = OpenLocked(id, lock);
     if (!opened.ok()) return opened.status();
     device = *opened;
     device->AddRef();
@@ -201,8 +212,14 @@ Status Runtime::ResetDevice(int32_t id, bool force) {
     if (!force && !device->DropRef()) return Status::Ok();  // other references remain
     devices_[static_cast<size_t>(id)].reset();
     devices_version_.fetch_add(1, std::memory_order_release);
+    releasing_[static_cast<size_t>(id)] = 1;  // SetDevice(id) waits until it is closed
   }
   device->Release(force);
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    releasing_[static_cast<size_t>(id)] = 0;
+  }
+  released_cv_.notify_all();
   return Status::Ok();
 }
 

@@ -11,6 +11,7 @@
 #pragma once
 
 #include <atomic>
+#include <condition_variable>
 #include <cstdint>
 #include <memory>
 #include <mutex>
@@ -91,7 +92,10 @@ class Runtime {
   OpCache& op_cache() { return op_cache_; }
 
  private:
-  Result<std::shared_ptr<Device>> OpenLocked(int32_t id);
+  // Opens device `id` (or returns it if open); `lock` holds mu_. Waits (releasing the lock)
+  // while a ResetDevice of the same id is still releasing the old device, whose backend
+  // device must be closed before it can be opened again.
+  Result<std::shared_ptr<Device>> OpenLocked(int32_t id, std::unique_lock<std::mutex>& lock);
 
   const RuntimeConfig config_;
   std::unique_ptr<driver::Driver> driver_;
@@ -100,6 +104,8 @@ class Runtime {
   mutable std::mutex mu_;
   std::vector<std::shared_ptr<Device>> devices_;  // by user id; null until opened
   std::atomic<uint64_t> devices_version_{1};      // bumped when a slot of devices_ changes
+  std::vector<uint8_t> releasing_;                // by user id: ResetDevice is releasing it
+  std::condition_variable released_cv_;           // a releasing_ entry was cleared
   MemoryTable host_memory_;
   ReportHub reports_;
   ExceptionHub exceptions_;

@@ -207,6 +207,16 @@ class Device {
   // Called (from a backend thread) once per failed task, after the failure is recorded and
   // before waiters are woken. Set once by the core before any submission.
   virtual void SetFailureHandler(std::function<void(const TaskFailure&)> handler) = 0;
+
+  // --- watchdog -----------------------------------------------------------------------
+  // Hang reports: while a Sync*, a waiting DestroyQueue or the drain of a device reset has
+  // waited `period_ms` (> 0) without completing, `report` is called (from the waiting thread,
+  // without backend locks held) with a description of the tasks it is blocked on (queue and
+  // task ids, what each waits for), then again after every further period; the wait itself
+  // goes on unchanged. period_ms == 0 turns it off (the default). Set by the core before any
+  // submission. Backends without the facility ignore it.
+  // NOLINTNEXTLINE(performance-unnecessary-value-param): overrides take ownership
+  virtual void SetWatchdog(uint32_t period_ms, std::function<void(const std::string&)> report) {}
 };
 
 // A backend: enumerates and opens devices.

@@ -1,0 +1,53 @@
+#!/usr/bin/env bash
+# Builds the libFuzzer targets (fuzz/*_fuzzer.cc) with clang into build/fuzz and runs each for
+# a bounded time, starting from its committed corpus fuzz/corpus/<target>/. Fails on the first
+# target that finds a crash, a leak or a sanitizer report; the input that triggered it is
+# left in build/fuzz/artifacts/<target>/ (replay it with build/<flavour>/fuzz/<target>_replay,
+# then add it to the corpus as a regression input).
+#   scripts/run-fuzz.sh [seconds per target]   (default: $ACLSIM_FUZZ_SECONDS or 30)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+seconds="${1:-${ACLSIM_FUZZ_SECONDS:-30}}"
+jobs="$(nproc 2>/dev/null || echo 2)"
+export CCACHE_DIR="${CCACHE_DIR:-$HOME/.cache/aclsim-ccache}"
+export CCACHE_MAXSIZE="${CCACHE_MAXSIZE:-5G}"
+export CCACHE_BASEDIR="${CCACHE_BASEDIR:-$PWD}"
+
+cc="$(command -v clang-14 || command -v clang)"
+cxx="$(command -v clang++-14 || command -v clang++)"
+echo "=== fuzz: build ($cxx)"
+CC="$cc" CXX="$cxx" cmake -S . -B build/fuzz -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+  -DACLSIM_FUZZ=ON -DACLSIM_BUILD_TESTS=OFF -DACLSIM_BUILD_EXAMPLES=OFF \
+  -DACLSIM_BUILD_BENCH=OFF >/dev/null
+# Only the fuzzers (and what they link), not the rest of the tree: one target per
+# fuzz/<name>_fuzzer.cc (fuzz/CMakeLists.txt lists the names).
+mapfile -t targets < <(cd fuzz && ls -1 -- *_fuzzer.cc | sed 's/\.cc$//' | sort)
+if [ ${#targets[@]} -eq 0 ]; then
+  echo "=== fuzz: no *_fuzzer targets found" >&2
+  exit 1
+fi
+ninja -C build/fuzz -j "$jobs" "${targets[@]}"
+
+status=0
+for target in "${targets[@]}"; do
+  name="${target%_fuzzer}"
+  seeds="fuzz/corpus/$name"
+  work="build/fuzz/corpus/$name"        # grows across runs; the committed seeds stay as they are
+  artifacts="build/fuzz/artifacts/$name/"
+  mkdir -p "$work" "$artifacts"
+  echo "=== fuzz: $target for ${seconds}s (seeds: $seeds)"
+  log="build/fuzz/$target.log"
+  if ASAN_OPTIONS="detect_leaks=1:abort_on_error=1" UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1" \
+      "build/fuzz/fuzz/$target" "$work" "$seeds" -max_total_time="$seconds" -max_len=8192 \
+      -timeout=10 -rss_limit_mb=2048 -artifact_prefix="$artifacts" -print_final_stats=1 \
+      >"$log" 2>&1; then
+    echo "=== fuzz: $target: clean ($(grep -E '^stat::number_of_executed_units' "$log" | awk '{print $2}') runs)"
+  else
+    echo "=== fuzz: $target: FAILED; the last lines of $log:" >&2
+    tail -n 40 "$log" >&2
+    ls "$artifacts" >&2 || true
+    status=1
+  fi
+done
+exit $status
