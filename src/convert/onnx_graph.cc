@@ -169,6 +169,14 @@ Result<PreparedGraph> PrepareGraph(const void* data, size_t size, std::string_vi
     }
   }
   if (g.outputs.empty()) return Err(StatusCode::kParseModel, "model {}: has no outputs", origin);
+  for (size_t i = 0; i < g.outputs.size(); ++i) {
+    for (size_t j = 0; j < i; ++j) {
+      if (g.outputs[j].first == g.outputs[i].first) {
+        return Err(StatusCode::kParseModel, "model {}: output '{}' is listed twice", origin,
+                   g.outputs[i].first);
+      }
+    }
+  }
 
   // Producers, then a depth-first walk from the outputs: topological order of needed nodes.
   std::unordered_map<std::string, int> producer;

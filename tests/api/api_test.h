@@ -10,6 +10,8 @@
 #include <stdlib.h>
 #include <unistd.h>
 
+#include <atomic>
+#include <chrono>
 #include <condition_variable>
 #include <cstdint>
 #include <cstdio>
@@ -17,6 +19,7 @@
 #include <fstream>
 #include <mutex>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "acl/acl.h"
@@ -261,6 +264,30 @@ class HeldStream {
 };
 
 // Runtime initialised with aclInit(NULL), device 0 set. TearDown releases everything.
+// A report thread: runs aclrtProcessReport until destroyed (subscribe streams to id()).
+class ReportThread {
+ public:
+  ReportThread()
+      : thread_([this] {
+          while (!stop_.load()) {
+            if (aclrtProcessReport(10) == ACL_ERROR_THREAD_NOT_SUBSCRIBE) {
+              std::this_thread::sleep_for(std::chrono::milliseconds(1));
+            }
+          }
+        }) {}
+  ~ReportThread() {
+    stop_.store(true);
+    thread_.join();
+  }
+  ReportThread(const ReportThread&) = delete;
+  ReportThread& operator=(const ReportThread&) = delete;
+  uint64_t id() { return static_cast<uint64_t>(thread_.native_handle()); }
+
+ private:
+  std::atomic<bool> stop_{false};
+  std::thread thread_;
+};
+
 class AclTest : public ::testing::Test {
  protected:
   void SetUp() override {

@@ -14,32 +14,11 @@ namespace {
 using acltest::AclNoInitTest;
 using acltest::AclsimConfig;
 using acltest::AclTest;
+using acltest::ReportThread;
 using acltest::TempFile;
 
 constexpr int kBadParam = ACL_ERROR_INVALID_PARAM;
 constexpr int kBadHandle = ACL_ERROR_RT_INVALID_HANDLE;
-
-// A report thread: processes callbacks until destroyed.
-class ReportThread {
- public:
-  ReportThread()
-      : thread_([this] {
-          while (!stop_.load()) {
-            if (aclrtProcessReport(10) == ACL_ERROR_THREAD_NOT_SUBSCRIBE) {
-              std::this_thread::sleep_for(std::chrono::milliseconds(1));
-            }
-          }
-        }) {}
-  ~ReportThread() {
-    stop_.store(true);
-    thread_.join();
-  }
-  uint64_t id() { return static_cast<uint64_t>(thread_.native_handle()); }
-
- private:
-  std::atomic<bool> stop_{false};
-  std::thread thread_;
-};
 
 // What callbacks saw, shared with the test thread.
 struct Record {

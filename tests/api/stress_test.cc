@@ -22,30 +22,7 @@ using acltest::FirstMismatch;
 using acltest::Latch;
 using acltest::Pattern;
 using acltest::PinnedHost;
-
-// A report thread: processes callbacks until destroyed.
-class ReportThread {
- public:
-  ReportThread()
-      : thread_([this] {
-          while (!stop_.load()) {
-            if (aclrtProcessReport(10) == ACL_ERROR_THREAD_NOT_SUBSCRIBE) {
-              std::this_thread::sleep_for(std::chrono::milliseconds(1));
-            }
-          }
-        }) {}
-  ~ReportThread() {
-    stop_.store(true);
-    thread_.join();
-  }
-  ReportThread(const ReportThread&) = delete;
-  ReportThread& operator=(const ReportThread&) = delete;
-  uint64_t id() { return static_cast<uint64_t>(thread_.native_handle()); }
-
- private:
-  std::atomic<bool> stop_{false};
-  std::thread thread_;
-};
+using acltest::ReportThread;
 
 class StressTest : public AclTest {
  protected:
