@@ -1,14 +1,19 @@
 #!/usr/bin/env bash
 # Builds the libFuzzer targets (fuzz/*_fuzzer.cc) with clang into build/fuzz and runs each for
-# a bounded time, starting from its committed corpus fuzz/corpus/<target>/. Fails on the first
+# a bounded number of inputs, starting from its committed corpus fuzz/corpus/<target>/.
+# The CI run is deterministic: a fixed seed (ACLSIM_FUZZ_SEED, default 1) and a fixed number
+# of runs per target (sized for 10-20 s on an idle 2-core machine; ACLSIM_FUZZ_RUNS overrides
+# them all), with the time limit only as a safety cap; so a clean run stays clean and a
+# failure reproduces. Longer random campaigns: ACLSIM_FUZZ_SEED=0 (random) and a larger
+# ACLSIM_FUZZ_RUNS or -1 with a time limit. Fails on the first
 # target that finds a crash, a leak or a sanitizer report; the input that triggered it is
 # left in build/fuzz/artifacts/<target>/ (replay it with build/<flavour>/fuzz/<target>_replay,
 # then add it to the corpus as a regression input).
-#   scripts/run-fuzz.sh [seconds per target]   (default: $ACLSIM_FUZZ_SECONDS or 30)
+#   scripts/run-fuzz.sh [seconds per target]   (default: $ACLSIM_FUZZ_SECONDS or 60)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-seconds="${1:-${ACLSIM_FUZZ_SECONDS:-30}}"
+seconds="${1:-${ACLSIM_FUZZ_SECONDS:-60}}"
 jobs="$(nproc 2>/dev/null || echo 2)"
 export CCACHE_DIR="${CCACHE_DIR:-$HOME/.cache/aclsim-ccache}"
 export CCACHE_MAXSIZE="${CCACHE_MAXSIZE:-5G}"
@@ -36,10 +41,17 @@ for target in "${targets[@]}"; do
   work="build/fuzz/corpus/$name"        # grows across runs; the committed seeds stay as they are
   artifacts="build/fuzz/artifacts/$name/"
   mkdir -p "$work" "$artifacts"
-  echo "=== fuzz: $target for ${seconds}s (seeds: $seeds)"
+  case "$name" in
+    onnx_import) runs=50000 ;;
+    singleop_json) runs=110000 ;;
+    *) runs=190000 ;;
+  esac
+  runs="${ACLSIM_FUZZ_RUNS:-$runs}"
+  seed="${ACLSIM_FUZZ_SEED:-1}"
+  echo "=== fuzz: $target: $runs runs, seed $seed, at most ${seconds}s (seeds: $seeds)"
   log="build/fuzz/$target.log"
   if ASAN_OPTIONS="detect_leaks=1:abort_on_error=1" UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1" \
-      "build/fuzz/fuzz/$target" "$work" "$seeds" -max_total_time="$seconds" -max_len=8192 \
+      "build/fuzz/fuzz/$target" "$work" "$seeds" -runs="$runs" -seed="$seed" -max_total_time="$seconds" -max_len=8192 \
       -timeout=10 -rss_limit_mb=2048 -artifact_prefix="$artifacts" -print_final_stats=1 \
       >"$log" 2>&1; then
     echo "=== fuzz: $target: clean ($(grep -E '^stat::number_of_executed_units' "$log" | awk '{print $2}') runs)"

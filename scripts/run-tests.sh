@@ -3,7 +3,7 @@
 # format check, a release build, an ASan+UBSan build and a TSan build, each running every
 # test (unit, driver conformance, ABI, API, examples, SDK install), the release API tests
 # and examples once more with the memory checker on, and each libFuzzer target for a bounded
-# time (scripts/run-fuzz.sh; ACLSIM_FUZZ_SECONDS per target, default 30).
+# time (scripts/run-fuzz.sh; ACLSIM_FUZZ_SECONDS per target at most, default 60; a fixed seed and number of runs).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/install-deps.sh
@@ -49,7 +49,7 @@ else
   failed=$((failed + 1))
 fi
 # The libFuzzer targets (clang, build/fuzz), each for a bounded time from its committed corpus.
-if scripts/run-fuzz.sh "${ACLSIM_FUZZ_SECONDS:-30}"; then
+if scripts/run-fuzz.sh "${ACLSIM_FUZZ_SECONDS:-60}"; then
   :
 else
   echo "=== fuzz: FAILED"

@@ -104,7 +104,10 @@ Status InferReshape(OpContext& ctx) {
       return ctx.Fail(StatusCode::kOpInputNotMatch, "{} = {} has a negative dimension {}",
                       ctx.InputName(1), Str(shape), v);
     }
-    known *= v;
+    if (__builtin_mul_overflow(known, v, &known)) {
+      return ctx.Fail(StatusCode::kOpInputNotMatch, "{} = {} has more elements than int64 holds",
+                      ctx.InputName(1), Str(shape));
+    }
     dims.push_back(v);
   }
   const int64_t total = Product(in, static_cast<size_t>(axis), static_cast<size_t>(end));

@@ -130,8 +130,11 @@ Result<PreparedGraph> PrepareGraph(const void* data, size_t size, std::string_vi
   }
 
   // ONNX's shape inference: dtypes and ranks for what the op library leaves unknown. A model
-  // it cannot infer is still converted (the op library infers what it can).
+  // it cannot infer is still converted (the op library infers what it can). libonnx 1.12's
+  // inference crashes on some malformed nodes (convPoolShapeInference on hostile Conv/Pool
+  // attributes, found by fuzzing), so it runs only on models its checker accepts.
   try {
+    onnx::checker::check_model(g.model);
     onnx::ShapeInferenceOptions opts;
     opts.check_type = false;
     opts.error_mode = 0;
@@ -170,6 +173,9 @@ Result<PreparedGraph> PrepareGraph(const void* data, size_t size, std::string_vi
   }
   if (g.outputs.empty()) return Err(StatusCode::kParseModel, "model {}: has no outputs", origin);
   for (size_t i = 0; i < g.outputs.size(); ++i) {
+    if (g.outputs[i].first.empty()) {
+      return Err(StatusCode::kParseModel, "model {}: graph output {} has no name", origin, i);
+    }
     for (size_t j = 0; j < i; ++j) {
       if (g.outputs[j].first == g.outputs[i].first) {
         return Err(StatusCode::kParseModel, "model {}: output '{}' is listed twice", origin,

@@ -159,6 +159,9 @@ Result<core::ModelFile> Import(const void* data, size_t size, std::string_view o
 
   // Constants: initializers (they win over a graph input of the same name).
   for (const auto& init : graph.initializer()) {
+    if (init.name().empty()) {
+      return Err(StatusCode::kParseModel, "model {}: an initializer has no name", origin);
+    }
     auto t = TensorFromProto(init, fmt::format("model {}: initializer '{}'", origin, init.name()));
     if (!t.ok()) return t.status();
     values[init.name()] = b.AddConstant(init.name(), std::move(t.value()));
@@ -166,6 +169,9 @@ Result<core::ModelFile> Import(const void* data, size_t size, std::string_view o
   // Model inputs.
   core::ModelFile& model = b.model();
   for (const auto& in : graph.input()) {
+    if (in.name().empty()) {
+      return Err(StatusCode::kParseModel, "model {}: a graph input has no name", origin);
+    }
     if (values.count(in.name()) != 0) continue;
     const OutputHint h = g.types.count(in.name()) != 0 ? g.types[in.name()] : OutputHint{};
     if (h.dtype == DataType::kUndefined) {

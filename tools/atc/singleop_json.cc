@@ -411,11 +411,11 @@ Result<SingleOp> OpOf(size_t index, const json& j) {
   if (op.call.outputs.empty()) return ctx.Fail("output_desc", "is empty");
   if (j.contains("attr")) {
     const json& attrs = j["attr"];
-    if (!attrs.is_array()) return ctx.Fail("attr", "must be an array of {name, type, value}");
+    if (!attrs.is_array()) return ctx.Fail("attr", "must be an array of {{name, type, value}}");
     for (size_t i = 0; i < attrs.size(); ++i) {
       const std::string f = fmt::format("attr[{}]", i);
       const json& a = attrs[i];
-      if (!a.is_object()) return ctx.Fail(f, "must be an object {name, type, value}");
+      if (!a.is_object()) return ctx.Fail(f, "must be an object {{name, type, value}}");
       for (const char* key : {"name", "type", "value"}) {
         if (!a.contains(key)) return ctx.Fail(f + "." + key, "is missing");
       }
