@@ -6,6 +6,7 @@
 #include <utility>
 
 #include "core/device.h"
+#include "core/memory_checker.h"
 #include "core/memory_ops.h"
 #include "core/streams.h"
 #include "dfx/log.h"
@@ -194,7 +195,21 @@ Status LoadedModel::FillOutputCopies(Stream& stream, const std::vector<OpBuffer>
     task.src = source.data;
     task.bytes = bytes;
     task.label = "aclmdlExecute output copy";
-    ACLSIM_RETURN_IF_ERROR(Submit(stream, std::move(task)));
+    if (!MemoryChecker::On()) {
+      ACLSIM_RETURN_IF_ERROR(Submit(stream, std::move(task)));
+      continue;
+    }
+    // With the memory checker on, the copy reads and writes like any other task.
+    const MemoryChecker::Access accesses[] = {{source.data, bytes, false},
+                                              {outputs[copy.output].data, bytes, true}};
+    MemoryChecker& checker = MemoryChecker::Instance();
+    const auto violations = checker.Check(*device_, task.label, accesses, 2);
+    uint64_t task_id = 0;
+    ACLSIM_RETURN_IF_ERROR(Submit(stream, std::move(task), &task_id));
+    checker.Record(*device_, &stream, task_id, accesses, 2);
+    for (const std::string& violation : violations) {
+      ACLSIM_RETURN_IF_ERROR(MemoryChecker::Report(stream.shared_from_this(), violation));
+    }
   }
   return Status::Ok();
 }

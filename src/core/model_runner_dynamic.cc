@@ -2,6 +2,7 @@
 #include <cstring>
 #include <utility>
 
+#include "core/memory_checker.h"
 #include "core/memory_ops.h"
 #include "core/model_runner.h"
 #include "core/streams.h"
@@ -149,8 +150,11 @@ Status LoadedModel::ExecuteDynamic(Stream& stream, const std::vector<OpBuffer>& 
     Status launched = ExecuteOp(*runtime, stream, std::move(launch), nullptr);
     if (!launched.ok()) return fail(node, launched);
     // Intermediates read for the last time by this node go back to the allocator; it reuses
-    // them only after the tasks enqueued so far have completed.
+    // them only after the tasks enqueued so far have completed. The memory checker counts a
+    // free before its last reader ran as a use after free, so with it on they are freed at
+    // the end, after the stream has drained.
     for (int32_t id : node.inputs) {
+      if (MemoryChecker::On()) break;
       if (id < 0) continue;
       const auto t = static_cast<size_t>(id);
       if (slots[t] != kNoSlot && compiled_->lifetimes[t].last == static_cast<int64_t>(n)) {
