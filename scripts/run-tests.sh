@@ -8,16 +8,16 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/install-deps.sh
 
-echo "=== format check"
+echo "=== [${SECONDS}s] format check"
 scripts/check-format.sh
 
 passed=0
 failed=0
 run_suite() {
   local flavour="$1"
-  echo "=== $flavour: build"
+  echo "=== [${SECONDS}s] $flavour: build"
   scripts/build.sh "$flavour"
-  echo "=== $flavour: test"
+  echo "=== [${SECONDS}s] $flavour: test"
   local log="build/$flavour/ctest.log"
   # Logs of the tests go to the build tree, not to $HOME/ascend/log.
   export ASCEND_PROCESS_LOG_PATH="$PWD/build/$flavour/ascend-log"
@@ -40,7 +40,7 @@ run_suite() {
 run_suite release
 # The API tests and examples again with the memory checker on: it must report nothing
 # (docs/memory.md); its own seeded faults are in tests/api/memcheck_test.cc.
-echo "=== release: API tests and examples with ACLSIM_MEMCHECK=1"
+echo "=== [${SECONDS}s] release: API tests and examples with ACLSIM_MEMCHECK=1"
 memcheck_log="build/release/ctest-memcheck.log"
 if ACLSIM_MEMCHECK=1 ctest --test-dir build/release -L 'api|example' --output-on-failure -j 2 \
     --timeout 600 | tee "$memcheck_log"; then
@@ -52,14 +52,14 @@ fi
 if scripts/run-fuzz.sh "${ACLSIM_FUZZ_SECONDS:-60}"; then
   :
 else
-  echo "=== fuzz: FAILED"
+  echo "=== [${SECONDS}s] fuzz: FAILED"
   failed=$((failed + 1))
 fi
-echo "=== clang-tidy"
+echo "=== [${SECONDS}s] clang-tidy"
 scripts/check-tidy.sh build/release
 ASAN_OPTIONS="detect_leaks=1:abort_on_error=1" UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1" \
   run_suite asan
 TSAN_OPTIONS="halt_on_error=1:second_deadlock_stack=1" run_suite tsan
 
-echo "all suites: $passed passed, $failed failed"
+echo "all suites: $passed passed, $failed failed (${SECONDS}s)"
 [ "$failed" -eq 0 ]

@@ -7,11 +7,15 @@
 // read the test data) and the atc command.
 //
 // Usage: onnx_model_runner --atc ATC --work DIR [--filter S] [--markdown FILE]
-//                          [--min-pass-rate PCT] [--node] DATA_DIR...
-//   --node  DATA_DIRs hold node tests: a test whose model atc refuses for unsupported ops
-//           counts as UNSUPPORTED (out of the rate); for model sets every test counts.
-// Exit: 0 ok (rate >= min), 1 rate below min or setup error, 77 no data directory (skip).
+//                          [--min-pass-rate PCT] [--every N] [--node] DATA_DIR...
+//   --node   DATA_DIRs hold node tests: a test whose model atc refuses for unsupported ops
+//            counts as UNSUPPORTED (out of the rate); for model sets every test counts.
+//   --every  runs every Nth test of the sorted list only (the sanitizer builds' sample).
+// An atc that dies of a signal (a crash, a sanitizer abort) is never a refusal: the run fails.
+// Exit: 0 ok (rate >= min, no crash), 1 rate below min, a crash or a setup error, 77 no data
+// directory (skip).
 #include <acl/acl.h>
+#include <sys/wait.h>
 
 #include <algorithm>
 #include <cstdint>
@@ -32,7 +36,7 @@ namespace {
 namespace fs = std::filesystem;
 using namespace onnxconf;  // NOLINT(google-build-using-namespace): the runner's vocabulary
 
-enum class Outcome { kPass, kFail, kUnsupported, kRefused };
+enum class Outcome { kPass, kFail, kUnsupported, kRefused, kCrash };
 
 const char* OutcomeName(Outcome o) {
   switch (o) {
@@ -44,6 +48,8 @@ const char* OutcomeName(Outcome o) {
       return "UNSUPPORTED";
     case Outcome::kRefused:
       return "REFUSED";
+    case Outcome::kCrash:
+      return "CRASH";
   }
   return "?";
 }
@@ -79,9 +85,9 @@ std::string Quote(const std::string& s) {
 }
 
 // Converts the model; "" on success, else atc's message (*unsupported when it names
-// unsupported ops).
+// unsupported ops, *crashed when atc died of a signal).
 std::string Convert(const Options& opt, const fs::path& dir, const fs::path& om_base,
-                    bool* unsupported) {
+                    bool* unsupported, bool* crashed) {
   const fs::path log = om_base.string() + ".atc.log";
   const std::string cmd = Quote(opt.atc) + " --model=" + Quote((dir / "model.onnx").string()) +
                           " --framework=5 --output=" + Quote(om_base.string()) +
@@ -90,6 +96,11 @@ std::string Convert(const Options& opt, const fs::path& dir, const fs::path& om_
   const int rc = std::system(cmd.c_str());
   if (rc == 0) return "";
   const std::string message = FirstLines(log, 300);
+  // sh reports a child killed by signal S as exit status 128 + S.
+  if (rc == -1 || !WIFEXITED(rc) || WEXITSTATUS(rc) >= 128) {
+    *crashed = true;
+    return "atc crashed (status " + std::to_string(rc) + "): " + message;
+  }
   *unsupported = message.find("nsupported") != std::string::npos;
   return "atc: " + message;
 }
@@ -205,9 +216,12 @@ Result RunTest(const Options& opt, const std::string& set_name, const fs::path& 
   r.name = dir.filename().string();
   const fs::path om_base = opt.work / (set_name + "." + r.name);
   bool unsupported = false;
-  r.reason = Convert(opt, dir, om_base, &unsupported);
+  bool crashed = false;
+  r.reason = Convert(opt, dir, om_base, &unsupported, &crashed);
   if (!r.reason.empty()) {
-    r.outcome = unsupported ? Outcome::kUnsupported : Outcome::kRefused;
+    r.outcome = crashed       ? Outcome::kCrash
+                : unsupported ? Outcome::kUnsupported
+                              : Outcome::kRefused;
     return r;
   }
   uint32_t id = 0;
@@ -293,6 +307,7 @@ int main(int argc, char** argv) {
   std::string filter;
   std::string markdown;
   double min_rate = -1;
+  size_t every = 1;
   std::vector<fs::path> data_dirs;
   for (int i = 1; i < argc; ++i) {
     const std::string a = argv[i];
@@ -306,6 +321,8 @@ int main(int argc, char** argv) {
       markdown = argv[++i];
     } else if (a == "--min-pass-rate" && i + 1 < argc) {
       min_rate = std::stod(argv[++i]);
+    } else if (a == "--every" && i + 1 < argc) {
+      every = std::max<size_t>(1, std::stoul(argv[++i]));
     } else if (a == "--node") {
       opt.node = true;
     } else {
@@ -315,7 +332,7 @@ int main(int argc, char** argv) {
   if (opt.atc.empty() || opt.work.empty() || data_dirs.empty()) {
     std::fprintf(stderr,
                  "usage: %s --atc ATC --work DIR [--filter S] [--markdown FILE] "
-                 "[--min-pass-rate PCT] [--node] DATA_DIR...\n",
+                 "[--min-pass-rate PCT] [--every N] [--node] DATA_DIR...\n",
                  argv[0]);
     return 1;
   }
@@ -335,6 +352,11 @@ int main(int argc, char** argv) {
     return 77;
   }
   std::sort(tests.begin(), tests.end());
+  if (every > 1) {
+    std::vector<std::pair<std::string, fs::path>> sample;
+    for (size_t i = 0; i < tests.size(); i += every) sample.push_back(tests[i]);
+    tests.swap(sample);
+  }
   fs::create_directories(opt.work);
   if (aclInit(nullptr) != ACL_SUCCESS || aclrtSetDevice(0) != ACL_SUCCESS) {
     std::fprintf(stderr, "aclInit/aclrtSetDevice failed: %s\n", aclGetRecentErrMsg());
@@ -357,6 +379,12 @@ int main(int argc, char** argv) {
   std::printf("\nSummary: %zu tests, %zu counted, %zu passed; pass rate %.1f%%\n", results.size(),
               counted, passed, rate);
   if (!markdown.empty()) WriteMarkdown(markdown, results, opt.node);
+  const auto crashes = std::count_if(results.begin(), results.end(),
+                                     [](const Result& r) { return r.outcome == Outcome::kCrash; });
+  if (crashes > 0) {
+    std::printf("FAIL: atc crashed on %ld test(s) (CRASH above)\n", static_cast<long>(crashes));
+    return 1;
+  }
   if (min_rate >= 0 && rate < min_rate) {
     std::printf("FAIL: pass rate %.1f%% is below the required %.1f%%\n", rate, min_rate);
     return 1;
