@@ -109,6 +109,16 @@ aclError MapCode(StatusCode code) {
       return ACL_ERROR_MODEL_OUTPUT_NOT_MATCH;
     case StatusCode::kModelNotDynamic:
       return ACL_ERROR_MODEL_NOT_DYNAMIC;
+    case StatusCode::kWriteFile:
+      return ACL_ERROR_WRITE_FILE;
+    case StatusCode::kInvalidProfilingConfig:
+      return ACL_ERROR_INVALID_PROFILING_CONFIG;
+    case StatusCode::kProfAlreadyRun:
+      return ACL_ERROR_PROF_ALREADY_RUN;
+    case StatusCode::kProfNotRun:
+      return ACL_ERROR_PROF_NOT_RUN;
+    case StatusCode::kProfRepeatSubscribe:
+      return ACL_ERROR_PROF_REPEAT_SUBSCRIBE;
     case StatusCode::kInternal:
       return ACL_ERROR_INTERNAL_ERROR;
   }

@@ -68,6 +68,11 @@ enum class StatusCode {
   kModelInputNotMatch,     // model inputs: count or buffer size not what the model needs
   kModelOutputNotMatch,    // model outputs: count or buffer size not what the model needs
   kModelNotDynamic,        // a dynamic-gear call on a model without such gears
+  kWriteFile,              // an output file or directory could not be written
+  kInvalidProfilingConfig, // profiling options / config malformed or out of range
+  kProfAlreadyRun,         // profiling already started (or switched on another way)
+  kProfNotRun,             // profiling not initialised / not started
+  kProfRepeatSubscribe,    // model already subscribed
   kInternal,               // a bug in aclsim
 };
 
