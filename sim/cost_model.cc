@@ -92,6 +92,8 @@ TaskCost KernelCost(const driver::Task& task, const TaskTranslation& tr,
   cost.hbm_bytes = e.gm_bytes;
   cost.hbm_shared = true;
   cost.roofline_ns = e.roofline_ns;
+  cost.cube_ns = e.cube_ns;
+  cost.vector_ns = e.vector_ns;
   if (memo != nullptr) memo->StoreCost(tr, cost);
   return cost;
 }

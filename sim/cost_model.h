@@ -55,6 +55,8 @@ struct TaskCost {
   bool hbm_shared = false;   // data phase = max(core_ns, shared HBM time)
   uint64_t dma_demand = 0;   // !hbm_shared: HBM demand (bytes/s) recorded while it runs
   uint64_t roofline_ns = 0;  // kernels: max(work / chip peak, GM bytes / HBM bandwidth)
+  uint64_t cube_ns = 0;      // kernels: cube / vector busy time (KernelEstimate; profiling)
+  uint64_t vector_ns = 0;
   TlbCounts tlb;
 };
 

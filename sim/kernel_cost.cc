@@ -124,6 +124,9 @@ KernelEstimate EstimateKernel(const driver::Task& task, const driver::DeviceProp
   } else {
     e.block_cycles = BlockCycles(w, blocks, c);
     block_ns = CyclesToNs(e.block_cycles, p.clock_hz);
+    const Pipes per_block = PipesFor(w, blocks, c);
+    e.cube_ns = e.waves * CyclesToNs(per_block.cube, p.clock_hz);
+    e.vector_ns = e.waves * CyclesToNs(per_block.vector, p.clock_hz);
     const Pipes chip = PipesFor(w, cores, c);
     peak_ns = CyclesToNs(std::max(chip.cube, chip.vector), p.clock_hz);
   }

@@ -41,6 +41,8 @@ struct KernelEstimate {
   uint64_t gm_bytes = 0;       // HBM bytes (read + write)
   uint64_t roofline_ns = 0;    // compute at the engine's full peak vs GM bytes / HBM
   uint64_t traffic_bytes = 0;  // GM-side accesses for the TLB model
+  uint64_t cube_ns = 0;        // cube / vector pipes' busy time over the waves (profiling)
+  uint64_t vector_ns = 0;
 };
 
 // The work a legacy kernel (work.empty()) stands for: flops on the engine's main unit,

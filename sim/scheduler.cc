@@ -101,6 +101,7 @@ void Scheduler::StopDevice(uint32_t device) {
                            [](const auto& entry) { return entry.second->pending.empty(); });
       },
       &dev, "closing the device (its running tasks must finish)", running_left);
+  if (dev.tracer) FlushLocked(dev);
   dev.stopping = true;
   dev.dispatches.fetch_add(1, std::memory_order_release);
   dev.work_cv.notify_all();
@@ -297,8 +298,21 @@ void Scheduler::TimeTask(SimQueue& q, SimTask& t, uint64_t earliest) {
     }
     return (c.fixed_ns + data) * t.slowdown;
   };
+  const uint64_t ready = std::max(t.earliest_ns, q.tail_end_ns);
   t.start_ns = dev.engines.Grant(c, earliest, duration_at, &t.end_ns);
   t.timed = true;
+  if (t.task.traced && dev.tracer) {
+    driver::TaskTrace trace;
+    trace.queue = q.id;
+    trace.task_id = t.id;
+    trace.task = &t.task;
+    trace.ready_ns = std::min(ready, t.start_ns);
+    trace.start_ns = t.start_ns;
+    trace.end_ns = t.end_ns;
+    trace.cube_ns = c.cube_ns * t.slowdown;
+    trace.vector_ns = c.vector_ns * t.slowdown;
+    dev.tracer(trace);
+  }
   // Record this task's HBM demand for the tasks timed after it.
   if (c.hbm_shared && c.hbm_bytes > 0) {
     const uint64_t data_start = std::min(t.end_ns, t.start_ns + c.fixed_ns * t.slowdown);

@@ -99,6 +99,8 @@ class Scheduler {
   driver::Device::EventState QueryEvent(uint32_t device, driver::EventId event);
   Status SyncEvent(uint32_t device, driver::EventId event, int32_t timeout_ms);
   void SetFailureHandler(uint32_t device, std::function<void(const driver::TaskFailure&)> h);
+  void SetTaskTracer(uint32_t device, std::function<void(const driver::TaskTrace&)> tracer);
+  void FlushTraces(uint32_t device);
   void SetWatchdog(uint32_t device, uint32_t period_ms, std::function<void(const std::string&)> r);
 
   // OK, or the device-lost Status (detail kDeviceLostCode) once fault_device_lost fired.
@@ -144,6 +146,8 @@ class Scheduler {
   bool TimeNext();
   // Times tasks until `t` is timed (or nothing more can be timed).
   void TimeThrough(const SimTask& t);
+  // Times every task of `dev` that can be timed now (FlushTraces).
+  void FlushLocked(DeviceSched& dev);
   // Gives q's untimed tasks zero-length, engine-free times (dropped tasks).
   void ZeroTime(SimQueue& q);
   void TryDispatch(SimQueue& q, Work& work);

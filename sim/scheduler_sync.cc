@@ -405,6 +405,29 @@ void Scheduler::SetWatchdog(uint32_t device, uint32_t period_ms,
   lock.unlock();  // the old handler is destroyed without the lock
 }
 
+void Scheduler::SetTaskTracer(uint32_t device, std::function<void(const driver::TaskTrace&)> tracer) {
+  Lock lock(mu_);
+  std::swap(Dev(device).tracer, tracer);
+  lock.unlock();  // the old tracer is destroyed without the lock
+}
+
+void Scheduler::FlushTraces(uint32_t device) {
+  Lock lock(mu_);
+  FlushLocked(Dev(device));
+}
+
+void Scheduler::FlushLocked(DeviceSched& dev) {
+  for (auto& [id, q] : dev.queues) {
+    // Time the queue's tasks up to the first that cannot be timed yet (a wait for a record
+    // not submitted); TimeNext times other queues' tasks as their order requires.
+    while (!q->untimed.empty() && !q->untimed.front()->awaiting_record) {
+      const std::shared_ptr<SimTask> next = q->untimed.front();
+      TimeThrough(*next);
+      if (!next->timed) break;
+    }
+  }
+}
+
 void Scheduler::SetFailureHandler(uint32_t device,
                                   std::function<void(const driver::TaskFailure&)> handler) {
   Lock lock(mu_);

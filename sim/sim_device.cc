@@ -224,6 +224,12 @@ void SimDevice::SetFailureHandler(std::function<void(const driver::TaskFailure&)
   scheduler_->SetFailureHandler(id_, std::move(handler));
 }
 
+void SimDevice::SetTaskTracer(std::function<void(const driver::TaskTrace&)> tracer) {
+  scheduler_->SetTaskTracer(id_, std::move(tracer));
+}
+
+void SimDevice::FlushTraces() { scheduler_->FlushTraces(id_); }
+
 void SimDevice::SetWatchdog(uint32_t period_ms, std::function<void(const std::string&)> report) {
   scheduler_->SetWatchdog(id_, period_ms, std::move(report));
 }

@@ -75,6 +75,8 @@ class SimDevice final : public driver::Device {
 
   void SetFailureHandler(std::function<void(const driver::TaskFailure&)> handler) override;
   void SetWatchdog(uint32_t period_ms, std::function<void(const std::string&)> report) override;
+  void SetTaskTracer(std::function<void(const driver::TaskTrace&)> tracer) override;
+  void FlushTraces() override;
 
   // Sim-only introspection (tests, tools): TLB translations of every task submitted so far.
   TlbCounts TlbTotals() const;

@@ -19,9 +19,11 @@
 #include <exception>
 #include <new>
 #include <type_traits>
+#include <utility>
 
 #include "acl/acl_base.h"
 #include "common/status.h"
+#include "dfx/profiler.h"
 
 namespace aclsim::api {
 
@@ -44,8 +46,24 @@ aclError LastError(bool clear);
 
 Status FromException(const std::exception* error);
 
+// While profiling is on, an API call is recorded (name, thread, simulated start and end) and
+// tasks it launches carry its id (flow arrows in the timeline). prof_session.cc.
+class ApiTrace {
+ public:
+  explicit ApiTrace(const char* api);
+  ~ApiTrace();
+  ApiTrace(const ApiTrace&) = delete;
+  ApiTrace& operator=(const ApiTrace&) = delete;
+
+ private:
+  const char* api_;
+  uint64_t id_;
+  uint64_t outer_;
+  uint64_t start_ns_;
+};
+
 template <typename Body>
-aclError ApiCall(const char* api, Body&& body) noexcept {
+aclError ApiCallBody(const char* api, Body&& body) noexcept {
   try {
     Status status = body();
     return status.ok() ? ACL_SUCCESS : RecordFailure(api, status);
@@ -56,10 +74,17 @@ aclError ApiCall(const char* api, Body&& body) noexcept {
   }
 }
 
-// For functions that return a value instead of an aclError: `body` returns Result<T>;
-// failures are recorded and `fail_value` is returned.
+template <typename Body>
+aclError ApiCall(const char* api, Body&& body) noexcept {
+  if (dfx::prof::Profiler::Get().active()) {
+    const ApiTrace trace(api);
+    return ApiCallBody(api, std::forward<Body>(body));
+  }
+  return ApiCallBody(api, std::forward<Body>(body));
+}
+
 template <typename T, typename Body>
-T ValueCall(const char* api, T fail_value, Body&& body) noexcept {
+T ValueCallBody(const char* api, T fail_value, Body&& body) noexcept {
   try {
     Result<T> result = body();
     if (result.ok()) return result.value();
@@ -70,6 +95,17 @@ T ValueCall(const char* api, T fail_value, Body&& body) noexcept {
     RecordFailure(api, FromException(nullptr));
   }
   return fail_value;
+}
+
+// For functions that return a value instead of an aclError: `body` returns Result<T>;
+// failures are recorded and `fail_value` is returned.
+template <typename T, typename Body>
+T ValueCall(const char* api, T fail_value, Body&& body) noexcept {
+  if (dfx::prof::Profiler::Get().active()) {
+    const ApiTrace trace(api);
+    return ValueCallBody<T>(api, fail_value, std::forward<Body>(body));
+  }
+  return ValueCallBody<T>(api, fail_value, std::forward<Body>(body));
 }
 
 // The integer value of an enum argument. A C caller may pass any int in an enum parameter,

@@ -7,6 +7,7 @@
 #include "acl/acl.h"
 #include "api/api_call.h"
 #include "api/backends.h"
+#include "api/prof_session.h"
 #include "core/runtime.h"
 #include "dfx/error_message.h"
 #include "dfx/log.h"
@@ -35,6 +36,11 @@ aclError aclInit(const char* configPath) {
     std::lock_guard<std::mutex> lock(g_init_mu);
     Status status = core::Runtime::Init(configPath);
     if (status.ok()) {
+      ACLSIM_ASSIGN_OR_RETURN(auto* runtime, core::Runtime::Current());
+      if (Status prof = api::prof::StartFromConfig(runtime->config().json_text); !prof.ok()) {
+        (void)core::Runtime::Finalize();
+        return prof;
+      }
       g_init_refs = 1;
     } else if (status.code() == StatusCode::kRepeatInitialize) {
       ++g_init_refs;
@@ -46,6 +52,7 @@ aclError aclInit(const char* configPath) {
 aclError aclFinalize(void) {
   return api::ApiCall(__func__, [&]() -> Status {
     std::lock_guard<std::mutex> lock(g_init_mu);
+    if (core::Runtime::initialized()) api::prof::FinishAtFinalize();
     ACLSIM_RETURN_IF_ERROR(core::Runtime::Finalize());
     g_init_refs = 0;
     aclsim::dfx::FlushLogs();
@@ -59,7 +66,10 @@ aclError aclFinalizeReference(uint64_t* refCount) {
     if (g_init_refs == 0) {
       return Err(StatusCode::kRepeatFinalize, "aclFinalizeReference without aclInit");
     }
-    if (--g_init_refs == 0) ACLSIM_RETURN_IF_ERROR(core::Runtime::Finalize());
+    if (--g_init_refs == 0) {
+      api::prof::FinishAtFinalize();
+      ACLSIM_RETURN_IF_ERROR(core::Runtime::Finalize());
+    }
     if (refCount != nullptr) *refCount = g_init_refs;
     return Status::Ok();
   });

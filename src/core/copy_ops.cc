@@ -4,6 +4,7 @@
 #include "core/memory_checker.h"
 #include "core/memory_ops.h"
 #include "core/streams.h"
+#include "core/task_tracing.h"
 
 namespace aclsim::core {
 namespace {
@@ -201,6 +202,7 @@ Status Execute(Runtime& runtime, const CopyPlan& plan, driver::Task task, const 
   if (!backend.ok()) return backend.status();
   {
     std::lock_guard<std::mutex> lock(device->copy_mutex());
+    MarkTraced(task);
     ACLSIM_RETURN_IF_ERROR((*backend)->Submit(device->copy_queue(), std::move(task), nullptr));
   }
   ACLSIM_RETURN_IF_ERROR((*backend)->SyncQueue(device->copy_queue(), /*timeout_ms=*/-1));

@@ -38,6 +38,10 @@ const char* HandleKindName(HandleKind kind) {
       return "aclmdlExecConfigHandle";
     case HandleKind::kModelDesc:
       return "aclmdlDesc";
+    case HandleKind::kProfConfig:
+      return "aclprofConfig";
+    case HandleKind::kProfStamp:
+      return "stamp";
     case HandleKind::kOther:
       return "handle";
   }

@@ -48,6 +48,8 @@ enum class HandleKind : uint8_t {
   kModelConfig,
   kModelExecConfig,
   kModelDesc,
+  kProfConfig,
+  kProfStamp,
   kOther,
 };
 

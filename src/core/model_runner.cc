@@ -9,6 +9,7 @@
 #include "core/memory_checker.h"
 #include "core/memory_ops.h"
 #include "core/streams.h"
+#include "core/task_tracing.h"
 #include "dfx/log.h"
 
 namespace aclsim::core {
@@ -162,6 +163,7 @@ Status LoadedModel::Execute(Stream& stream, const std::vector<OpBuffer>& inputs,
     out.clear();
     for (int32_t id : node.inputs) in.push_back(bind(id));
     for (int32_t id : node.outputs) out.push_back(bind(id));
+    const ScopedTaskTag tag(node.name.c_str(), id_);
     Status status =
         LaunchCompiled(stream, plan.kernels[n], in.data(), in.size(), out.data(), out.size());
     if (!status.ok()) {

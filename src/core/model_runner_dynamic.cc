@@ -6,6 +6,7 @@
 #include "core/memory_ops.h"
 #include "core/model_runner.h"
 #include "core/streams.h"
+#include "core/task_tracing.h"
 
 namespace aclsim::core {
 
@@ -147,6 +148,7 @@ Status LoadedModel::ExecuteDynamic(Stream& stream, const std::vector<OpBuffer>& 
       descs[t] = resolved;
       launch.outputs.push_back({resolved, false, buffers[t].data, buffers[t].size});
     }
+    const ScopedTaskTag tag(node.name.c_str(), id_);
     Status launched = ExecuteOp(*runtime, stream, std::move(launch), nullptr);
     if (!launched.ok()) return fail(node, launched);
     // Intermediates read for the last time by this node go back to the allocator; it reuses

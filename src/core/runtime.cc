@@ -6,6 +6,7 @@
 
 #include "core/memory_checker.h"
 #include "core/memory_ops.h"
+#include "core/task_tracing.h"
 #include "dfx/error_message.h"
 #include "dfx/log.h"
 #include "driver/registry.h"
@@ -165,6 +166,7 @@ Result<std::shared_ptr<Device>> Runtime::OpenLocked(int32_t id,
     record.message = failure.message;
     hub->Report(record);
   });
+  backend->SetTaskTracer(MakeTaskTracer(static_cast<uint32_t>(id)));
   if (config_.watchdog_ms > 0) {
     backend->SetWatchdog(config_.watchdog_ms, [id](const std::string& report) {
       ACLSIM_LOG_ERROR(dfx::Module::kRuntime,
@@ -232,6 +234,21 @@ Result<std::shared_ptr<Device>> Runtime::OpenedDevice(int32_t id) const {
                id, id);
   }
   return device;
+}
+
+void Runtime::FlushTaskTraces() const {
+  for (const auto& device : OpenedDevices()) {
+    auto backend = device->backend();
+    if (backend.ok()) (*backend)->FlushTraces();
+  }
+}
+
+uint64_t Runtime::HostClockNs() const {
+  for (const auto& device : OpenedDevices()) {
+    auto backend = device->backend();
+    if (backend.ok()) return (*backend)->HostClockNs();
+  }
+  return 0;
 }
 
 std::vector<std::shared_ptr<Device>> Runtime::OpenedDevices() const {

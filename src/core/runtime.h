@@ -66,6 +66,11 @@ class Runtime {
   Result<std::shared_ptr<Device>> OpenedDevice(int32_t id) const;
   // Opens without taking a reference (for explicit contexts, which take their own).
   Result<std::shared_ptr<Device>> EnsureOpen(int32_t id);
+  // Profiling: has every opened device report the times of its traced tasks so far
+  // (driver::Device::FlushTraces); the calling thread's simulated host clock (0 while no
+  // device is open).
+  void FlushTaskTraces() const;
+  uint64_t HostClockNs() const;
 
   // The calling thread's current context (implicitly the default device's, if configured).
   Result<std::shared_ptr<Context>> CurrentContext();

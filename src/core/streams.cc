@@ -1,5 +1,6 @@
 #include "core/streams.h"
 
+#include "core/task_tracing.h"
 #include "dfx/log.h"
 
 namespace aclsim::core {
@@ -58,6 +59,7 @@ Status Submit(Stream& stream, driver::Task task, uint64_t* task_id) {
     return Err(StatusCode::kInvalidHandle, "stream was destroyed while the call was in flight");
   }
   uint64_t id = 0;
+  MarkTraced(task);
   ACLSIM_RETURN_IF_ERROR((*backend)->Submit(stream.queue(), std::move(task), &id));
   if (task_id != nullptr) *task_id = id;
   return Status::Ok();

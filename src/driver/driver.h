@@ -93,6 +93,21 @@ struct TaskFailure {
   std::string message;
 };
 
+// The simulated times of one traced task (Task::traced), for profiling.
+//  ready: when its queue reached it (its predecessor ended and it had been submitted);
+//  start - ready: time spent waiting (for an event record, or for a busy engine);
+//  cube_ns / vector_ns: kernels: the cube / vector units' busy time (at the cores used).
+struct TaskTrace {
+  QueueId queue = 0;
+  uint64_t task_id = 0;
+  const Task* task = nullptr;  // valid during the call only
+  uint64_t ready_ns = 0;
+  uint64_t start_ns = 0;
+  uint64_t end_ns = 0;
+  uint64_t cube_ns = 0;
+  uint64_t vector_ns = 0;
+};
+
 // One device of a backend. Created by Driver::OpenDevice, destroyed by the core at reset.
 class Device {
  public:
@@ -207,6 +222,17 @@ class Device {
   // Called (from a backend thread) once per failed task, after the failure is recorded and
   // before waiters are woken. Set once by the core before any submission.
   virtual void SetFailureHandler(std::function<void(const TaskFailure&)> handler) = 0;
+
+  // --- profiling ----------------------------------------------------------------------
+  // Task tracing: once set (non-null), `tracer` is called once for every task submitted with
+  // Task::traced when its simulated times are known (from a backend thread or a syncing
+  // thread, with backend locks held: it must only record and return). FlushTraces times
+  // every submitted task whose time can be known now (not a wait for a record yet to be
+  // submitted), so the tracer has seen them when it returns; closing the device flushes too.
+  // Set null to stop. Backends without simulated times ignore both.
+  // NOLINTNEXTLINE(performance-unnecessary-value-param): overrides take ownership
+  virtual void SetTaskTracer(std::function<void(const TaskTrace&)> tracer) {}
+  virtual void FlushTraces() {}
 
   // --- watchdog -----------------------------------------------------------------------
   // Hang reports: while a Sync*, a waiting DestroyQueue or the drain of a device reset has

@@ -157,8 +157,17 @@ struct Task {
   uint64_t bytes_moved = 0;
   KernelWork work;
 
-  // Free-form label for logs and profiles (API name, op name).
+  // Free-form label for logs and profiles (API name, op type).
   const char* label = "";
+
+  // Profiling (Device::SetTaskTracer): only tasks submitted with `traced` set are traced;
+  // the core sets it while profiling is on and then makes `label` and `op_name` strings that
+  // live as long as the process. op_name: a model's node name (null: the label);
+  // correlation: the id of the API call that launched the task; model_id: 0 = none.
+  const char* op_name = nullptr;
+  uint64_t correlation = 0;
+  uint32_t model_id = 0;
+  bool traced = false;
 };
 
 }  // namespace aclsim::driver

@@ -1,0 +1,271 @@
+// acl/acl_prof.h (libmsprofiler.so): profiling sessions (prof_session.h), configs, markers
+// and ranges. The model subscription, step info and RangePushEx are not supported yet.
+#include <cstring>
+#include <map>
+#include <mutex>
+#include <string>
+#include <vector>
+
+#include "acl/acl.h"
+#include "acl/acl_prof.h"
+#include "api/api_call.h"
+#include "api/prof_session.h"
+#include "core/handle_table.h"
+#include "core/runtime.h"
+#include "core/streams.h"
+#include "dfx/log.h"
+#include "dfx/profiler.h"
+
+using aclsim::Err;
+using aclsim::Result;
+using aclsim::Status;
+using aclsim::StatusCode;
+namespace api = aclsim::api;
+namespace core = aclsim::core;
+namespace prof = aclsim::dfx::prof;
+
+struct aclprofConfig {
+  static constexpr core::HandleKind kHandleKind = core::HandleKind::kProfConfig;
+  api::prof::RunOptions options;
+};
+
+namespace {
+
+// aclprofCreateStamp: a message for markers and ranges.
+struct Stamp {
+  static constexpr core::HandleKind kHandleKind = core::HandleKind::kProfStamp;
+  std::string message;
+};
+
+constexpr uint64_t kKnownDataTypes = 0x0001 | 0x0002 | 0x0004 | 0x0008 | 0x0010 | 0x0020 |
+                                     0x0040 | 0x0080 | 0x0100 | 0x0200 | 0x0800 | 0x1000 |
+                                     0x01000000 | 0x2000 | 0x4000 | 0x8000 | 0x400000000ULL |
+                                     0x800000000ULL;
+
+// Ranges of the calling thread (aclprofPush / aclprofPop) and of the process (RangeStart /
+// RangeStop, by id).
+thread_local std::vector<prof::MarkRecord> t_range_stack;
+std::mutex g_ranges_mu;
+std::map<uint32_t, prof::MarkRecord> g_ranges;
+uint32_t g_next_range = 1;
+
+prof::MarkRecord NewMark(std::string message, bool range) {
+  prof::MarkRecord mark;
+  mark.message = std::move(message);
+  mark.thread_id = prof::OsThreadId();
+  mark.start_ns = mark.end_ns = api::prof::HostClockNs();
+  mark.range = range;
+  return mark;
+}
+
+Result<std::shared_ptr<Stamp>> LookupStamp(const void* stamp) {
+  return core::LookupHandle<Stamp>(stamp, "stamp");
+}
+
+Status CheckMessage(const char* msg, size_t len, size_t max) {
+  ACLSIM_RETURN_IF_ERROR(api::CheckNotNull(msg, "msg"));
+  if (len == 0 || len > max) {
+    return Err(StatusCode::kInvalidParam, "message length {} is out of range [1, {}]", len, max);
+  }
+  return Status::Ok();
+}
+
+}  // namespace
+
+aclError aclprofInit(const char* profilerResultPath, size_t length) {
+  return api::ApiCall(__func__, [&]() -> Status {
+    ACLSIM_RETURN_IF_ERROR(api::CheckNotNull(profilerResultPath, "profilerResultPath"));
+    ACLSIM_RETURN_IF_ERROR(core::Runtime::Current().status());
+    const size_t actual = strnlen(profilerResultPath, 4097);
+    if (length == 0 || length > 4096 || actual == 0) {
+      return Err(StatusCode::kInvalidParam,
+                 "profilerResultPath: length {} is invalid (1..4096, the path's length)", length);
+    }
+    return api::prof::Init(std::string(profilerResultPath, std::min(actual, length)));
+  });
+}
+
+aclError aclprofFinalize(void) {
+  return api::ApiCall(__func__, [&]() -> Status { return api::prof::Finalize(); });
+}
+
+aclprofConfig* aclprofCreateConfig(uint32_t* deviceIdList, uint32_t deviceNums,
+                                   aclprofAicoreMetrics aicoreMetrics,
+                                   const aclprofAicoreEvents* aicoreEvents,
+                                   uint64_t dataTypeConfig) {
+  return api::ValueCall<aclprofConfig*>(__func__, nullptr, [&]() -> Result<aclprofConfig*> {
+    (void)aicoreEvents;  // reserved in CANN (NULL)
+    ACLSIM_ASSIGN_OR_RETURN(auto* runtime, core::Runtime::Current());
+    if (deviceNums > 0) ACLSIM_RETURN_IF_ERROR(api::CheckNotNull(deviceIdList, "deviceIdList"));
+    if (deviceNums > runtime->device_count()) {
+      return Err(StatusCode::kInvalidParam, "deviceNums {} exceeds the {} devices", deviceNums,
+                 runtime->device_count());
+    }
+    const int metrics = api::EnumValue(aicoreMetrics);
+    if ((metrics < ACL_AICORE_ARITHMETIC_UTILIZATION || metrics > ACL_AICORE_MEMORY_ACCESS) &&
+        metrics != ACL_AICORE_NONE) {
+      return Status(StatusCode::kInvalidProfilingConfig,
+                    fmt::format("aicoreMetrics {} is not an aclprofAicoreMetrics value", metrics),
+                    ACL_ERROR_INVALID_PARAM);
+    }
+    if ((dataTypeConfig & ~kKnownDataTypes) != 0) {
+      return Status(StatusCode::kInvalidProfilingConfig,
+                    fmt::format("dataTypeConfig {:#x} has unknown ACL_PROF_* bits {:#x}",
+                                dataTypeConfig, dataTypeConfig & ~kKnownDataTypes),
+                    ACL_ERROR_INVALID_PARAM);
+    }
+    auto config = std::make_shared<aclprofConfig>();
+    for (uint32_t i = 0; i < deviceNums; ++i) {
+      ACLSIM_RETURN_IF_ERROR(runtime->CheckDeviceId(static_cast<int32_t>(deviceIdList[i])));
+      config->options.devices.push_back(deviceIdList[i]);
+    }
+    config->options.aic_metrics = static_cast<uint64_t>(metrics);
+    config->options.data_types = dataTypeConfig;
+    return static_cast<aclprofConfig*>(core::PublishHandle(std::move(config)));
+  });
+}
+
+aclError aclprofDestroyConfig(const aclprofConfig* profilerConfig) {
+  return api::ApiCall(__func__, [&]() -> Status {
+    return core::RetireHandle<aclprofConfig>(profilerConfig, "profilerConfig").status();
+  });
+}
+
+aclError aclprofStart(const aclprofConfig* profilerConfig) {
+  return api::ApiCall(__func__, [&]() -> Status {
+    ACLSIM_ASSIGN_OR_RETURN(auto config,
+                            core::LookupHandle<aclprofConfig>(profilerConfig, "profilerConfig"));
+    return api::prof::Start(config->options);
+  });
+}
+
+aclError aclprofStop(const aclprofConfig* profilerConfig) {
+  return api::ApiCall(__func__, [&]() -> Status {
+    ACLSIM_RETURN_IF_ERROR(
+        core::LookupHandle<aclprofConfig>(profilerConfig, "profilerConfig").status());
+    return api::prof::Stop();
+  });
+}
+
+aclError aclprofSetConfig(aclprofConfigType configType, const char* config, size_t configLength) {
+  return api::ApiCall(__func__, [&]() -> Status {
+    const int type = api::EnumValue(configType);
+    if (type <= ACL_PROF_ARGS_MIN || type >= ACL_PROF_ARGS_MAX) {
+      return Err(StatusCode::kInvalidParam, "configType {} is out of range ({}, {})", type,
+                 static_cast<int>(ACL_PROF_ARGS_MIN), static_cast<int>(ACL_PROF_ARGS_MAX));
+    }
+    ACLSIM_RETURN_IF_ERROR(CheckMessage(config, configLength, 256));
+    // System-level sampling (frequencies, storage limits, host usage) has nothing to sample
+    // on the simulator: accepted, logged, no effect (docs/profiling.md).
+    ACLSIM_LOG_INFO(aclsim::dfx::Module::kProfiling,
+                    "aclprofSetConfig({}, \"{}\"): no system-level sampling in the simulator", type,
+                    std::string(config, strnlen(config, configLength)));
+    return Status::Ok();
+  });
+}
+
+void* aclprofCreateStamp(void) {
+  return api::ValueCall<void*>(__func__, nullptr, []() -> Result<void*> {
+    return core::PublishHandle(std::make_shared<Stamp>());
+  });
+}
+
+void aclprofDestroyStamp(void* stamp) {
+  (void)api::ApiCall(__func__, [&]() -> Status {
+    return core::RetireHandle<Stamp>(stamp, "stamp").status();
+  });
+}
+
+aclError aclprofSetStampTraceMessage(void* stamp, const char* msg, uint32_t msgLen) {
+  return api::ApiCall(__func__, [&]() -> Status {
+    ACLSIM_ASSIGN_OR_RETURN(auto s, LookupStamp(stamp));
+    ACLSIM_RETURN_IF_ERROR(CheckMessage(msg, msgLen, 128));
+    s->message.assign(msg, strnlen(msg, msgLen));
+    return Status::Ok();
+  });
+}
+
+aclError aclprofMark(void* stamp) {
+  return api::ApiCall(__func__, [&]() -> Status {
+    ACLSIM_ASSIGN_OR_RETURN(auto s, LookupStamp(stamp));
+    prof::Profiler::Get().AddMark(NewMark(s->message, false));
+    return Status::Ok();
+  });
+}
+
+aclError aclprofMarkEx(const char* msg, size_t msgLen, aclrtStream stream) {
+  return api::ApiCall(__func__, [&]() -> Status {
+    ACLSIM_RETURN_IF_ERROR(CheckMessage(msg, msgLen, 128));
+    ACLSIM_ASSIGN_OR_RETURN(auto* runtime, core::Runtime::Current());
+    ACLSIM_ASSIGN_OR_RETURN(auto resolved, runtime->ResolveStream(stream, "stream"));
+    prof::MarkRecord mark = NewMark(std::string(msg, strnlen(msg, msgLen)), false);
+    mark.stream_id = resolved->queue();
+    mark.device_id = static_cast<uint32_t>(resolved->device()->id());
+    prof::Profiler::Get().AddMark(std::move(mark));
+    return Status::Ok();
+  });
+}
+
+aclError aclprofPush(void* stamp) {
+  return api::ApiCall(__func__, [&]() -> Status {
+    ACLSIM_ASSIGN_OR_RETURN(auto s, LookupStamp(stamp));
+    t_range_stack.push_back(NewMark(s->message, true));
+    return Status::Ok();
+  });
+}
+
+aclError aclprofPop(void) {
+  return api::ApiCall(__func__, [&]() -> Status {
+    if (t_range_stack.empty()) {
+      return Err(StatusCode::kInvalidParam, "aclprofPop without a matching aclprofPush");
+    }
+    prof::MarkRecord range = std::move(t_range_stack.back());
+    t_range_stack.pop_back();
+    range.end_ns = std::max(range.start_ns, api::prof::HostClockNs());
+    prof::Profiler::Get().AddMark(std::move(range));
+    return Status::Ok();
+  });
+}
+
+aclError aclprofRangeStart(void* stamp, uint32_t* rangeId) {
+  return api::ApiCall(__func__, [&]() -> Status {
+    ACLSIM_ASSIGN_OR_RETURN(auto s, LookupStamp(stamp));
+    ACLSIM_RETURN_IF_ERROR(api::CheckNotNull(rangeId, "rangeId"));
+    std::lock_guard<std::mutex> lock(g_ranges_mu);
+    const uint32_t id = g_next_range++;
+    g_ranges[id] = NewMark(s->message, true);
+    *rangeId = id;
+    return Status::Ok();
+  });
+}
+
+aclError aclprofRangeStop(uint32_t rangeId) {
+  return api::ApiCall(__func__, [&]() -> Status {
+    prof::MarkRecord range;
+    {
+      std::lock_guard<std::mutex> lock(g_ranges_mu);
+      auto it = g_ranges.find(rangeId);
+      if (it == g_ranges.end()) {
+        return Err(StatusCode::kInvalidParam, "rangeId {} was not started by aclprofRangeStart",
+                   rangeId);
+      }
+      range = std::move(it->second);
+      g_ranges.erase(it);
+    }
+    range.end_ns = std::max(range.start_ns, api::prof::HostClockNs());
+    prof::Profiler::Get().AddMark(std::move(range));
+    return Status::Ok();
+  });
+}
+
+uint64_t aclprofStr2Id(const char* message) {
+  return api::ValueCall<uint64_t>(__func__, 0, [&]() -> Result<uint64_t> {
+    ACLSIM_RETURN_IF_ERROR(api::CheckNotNull(message, "message"));
+    // FNV-1a: the same string gives the same id in every run.
+    uint64_t hash = 1469598103934665603ULL;
+    for (const char* p = message; *p != '\0'; ++p) {
+      hash = (hash ^ static_cast<unsigned char>(*p)) * 1099511628211ULL;
+    }
+    return hash == 0 ? 1 : hash;
+  });
+}
