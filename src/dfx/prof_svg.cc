@@ -100,6 +100,7 @@ std::string TaskTitle(const TaskRecord& task) {
 
 void DrawLane(const Trace& trace, const Lane& lane, double y, Picture& pic) {
   pic.Text(8, y + 15, lane.label);
+  const char* cls = lane.is_engine ? "engine" : "task";
   for (size_t index : lane.tasks) {
     const TaskRecord& task = trace.tasks[index];
     if (!lane.is_engine && WaitNs(task) > 0) {
@@ -109,19 +110,21 @@ void DrawLane(const Trace& trace, const Lane& lane, double y, Picture& pic) {
                            task.op_name),
                false);
     }
+    if (IsEventTask(task)) continue;
     const double x = pic.X(task.start_ns);
-    if (IsEventTask(task)) {
-      pic.Rect(lane.is_engine ? "engine" : "task", x - 1, y, 2, kLaneHeight, ColourOf(task),
-               TaskTitle(task), task.failed);
-      continue;
-    }
     const double w = pic.X(task.end_ns) - x;
-    pic.Rect(lane.is_engine ? "engine" : "task", x, y, w, kLaneHeight, ColourOf(task),
-             TaskTitle(task), task.failed);
+    pic.Rect(cls, x, y, w, kLaneHeight, ColourOf(task), TaskTitle(task), task.failed);
     const std::string& label = task.op_type.empty() ? task.kind : task.op_type;
     if (w >= kCharWidth * static_cast<double>(label.size()) + 6) {
       pic.Text(x + 3, y + 15, label, " class=\"label\"");
     }
+  }
+  // Event records and waits take no time: thin marks drawn over the slices around them.
+  for (size_t index : lane.tasks) {
+    const TaskRecord& task = trace.tasks[index];
+    if (!IsEventTask(task)) continue;
+    pic.Rect(cls, pic.X(task.start_ns) - 1.5, y - 2, 3, kLaneHeight + 4, ColourOf(task),
+             TaskTitle(task) + fmt::format(", event {}", task.event_id), task.failed);
   }
 }
 
@@ -181,7 +184,7 @@ std::string TimelineSvg(const Trace& trace) {
         "<rect x=\"{0:.1f}\" y=\"{1:.1f}\" width=\"14\" height=\"14\" fill=\"{2}\"/>\n"
         "<text x=\"{3:.1f}\" y=\"{4:.1f}\">{5}</text>\n",
         lx, ly, swatch.colour, lx + 18, ly + 11, XmlEscape(swatch.meaning));
-    lx += 26 + kCharWidth * static_cast<double>(std::string(swatch.meaning).size());
+    lx += 40 + kCharWidth * static_cast<double>(std::string(swatch.meaning).size());
   }
   const double height = ly + 30;
 
