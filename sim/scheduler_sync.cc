@@ -405,7 +405,8 @@ void Scheduler::SetWatchdog(uint32_t device, uint32_t period_ms,
   lock.unlock();  // the old handler is destroyed without the lock
 }
 
-void Scheduler::SetTaskTracer(uint32_t device, std::function<void(const driver::TaskTrace&)> tracer) {
+void Scheduler::SetTaskTracer(uint32_t device,
+                              std::function<void(const driver::TaskTrace&)> tracer) {
   Lock lock(mu_);
   std::swap(Dev(device).tracer, tracer);
   lock.unlock();  // the old tracer is destroyed without the lock

@@ -174,7 +174,7 @@ struct DeviceSched {
   std::vector<std::shared_ptr<SimTask>> graveyard;
   std::function<void(const driver::TaskFailure&)> failure_handler;
   std::function<void(const driver::TaskTrace&)> tracer;  // Task::traced tasks, when timed
-  uint32_t watchdog_ms = 0;  // driver.h SetWatchdog; 0 = off
+  uint32_t watchdog_ms = 0;                              // driver.h SetWatchdog; 0 = off
   std::function<void(const std::string&)> watchdog;
 };
 

@@ -37,10 +37,9 @@ struct Stamp {
   std::string message;
 };
 
-constexpr uint64_t kKnownDataTypes = 0x0001 | 0x0002 | 0x0004 | 0x0008 | 0x0010 | 0x0020 |
-                                     0x0040 | 0x0080 | 0x0100 | 0x0200 | 0x0800 | 0x1000 |
-                                     0x01000000 | 0x2000 | 0x4000 | 0x8000 | 0x400000000ULL |
-                                     0x800000000ULL;
+constexpr uint64_t kKnownDataTypes = 0x0001 | 0x0002 | 0x0004 | 0x0008 | 0x0010 | 0x0020 | 0x0040 |
+                                     0x0080 | 0x0100 | 0x0200 | 0x0800 | 0x1000 | 0x01000000 |
+                                     0x2000 | 0x4000 | 0x8000 | 0x400000000ULL | 0x800000000ULL;
 
 // Ranges of the calling thread (aclprofPush / aclprofPop) and of the process (RangeStart /
 // RangeStop, by id).
@@ -96,7 +95,7 @@ aclprofConfig* aclprofCreateConfig(uint32_t* deviceIdList, uint32_t deviceNums,
   return api::ValueCall<aclprofConfig*>(__func__, nullptr, [&]() -> Result<aclprofConfig*> {
     (void)aicoreEvents;  // reserved in CANN (NULL)
     ACLSIM_ASSIGN_OR_RETURN(auto* runtime, core::Runtime::Current());
-    if (deviceNums > 0) ACLSIM_RETURN_IF_ERROR(api::CheckNotNull(deviceIdList, "deviceIdList"));
+    ACLSIM_RETURN_IF_ERROR(api::CheckNotNull(deviceIdList, "deviceIdList"));
     if (deviceNums > runtime->device_count()) {
       return Err(StatusCode::kInvalidParam, "deviceNums {} exceeds the {} devices", deviceNums,
                  runtime->device_count());
@@ -171,9 +170,8 @@ void* aclprofCreateStamp(void) {
 }
 
 void aclprofDestroyStamp(void* stamp) {
-  (void)api::ApiCall(__func__, [&]() -> Status {
-    return core::RetireHandle<Stamp>(stamp, "stamp").status();
-  });
+  (void)api::ApiCall(
+      __func__, [&]() -> Status { return core::RetireHandle<Stamp>(stamp, "stamp").status(); });
 }
 
 aclError aclprofSetStampTraceMessage(void* stamp, const char* msg, uint32_t msgLen) {

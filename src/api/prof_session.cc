@@ -26,8 +26,8 @@ enum class Mode { kOff, kConfig, kApi };
 struct Session {
   std::mutex mu;
   Mode mode = Mode::kOff;
-  std::string output;         // where the run goes
-  bool started = false;       // collecting (between Start and Stop)
+  std::string output;          // where the run goes
+  bool started = false;        // collecting (between Start and Stop)
   dfx::prof::Trace collected;  // records of earlier Start/Stop pairs of this run
   dfx::prof::RunInfo info;
 };
@@ -125,7 +125,7 @@ Status ParseOptions(const nlohmann::json& options, const char* origin, std::stri
     *output = it->get<std::string>();
   }
   static const std::pair<const char*, uint64_t> kSwitches[] = {
-      {"ascendcl", 0x0001}, {"task_time", 0x0002}, {"aicpu", 0x0008},     {"l2", 0x0010},
+      {"ascendcl", 0x0001}, {"task_time", 0x0002}, {"aicpu", 0x0008},      {"l2", 0x0010},
       {"hccl", 0x0020},     {"msproftx", 0x0080},  {"runtime_api", 0x0100}};
   run->data_types = 0x0001 | 0x0002;  // API calls and task times are always collected
   for (const auto& [key, bit] : kSwitches) {
@@ -202,8 +202,9 @@ Status Init(const std::string& output_dir) {
                   ACL_ERROR_PROF_API_CONFLICT);
   }
   if (s.mode == Mode::kApi) {
-    return Err(StatusCode::kRepeatInitialize, "aclprofInit was already called (aclprofFinalize "
-                                              "first)");
+    return Err(StatusCode::kRepeatInitialize,
+               "aclprofInit was already called (aclprofFinalize "
+               "first)");
   }
   s.mode = Mode::kApi;
   s.output = output_dir;

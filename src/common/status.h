@@ -20,60 +20,60 @@ namespace aclsim {
 // Internal error kinds. Each maps to exactly one documented aclError (see error_map.cc).
 enum class StatusCode {
   kOk = 0,
-  kInvalidParam,           // a plain argument is out of range / NULL where not allowed
-  kUninitialized,          // aclInit has not been called
-  kRepeatInitialize,       // aclInit called twice
-  kRepeatFinalize,         // aclFinalize without aclInit
-  kInvalidFile,            // config / model file missing or unreadable
-  kParseFile,              // config file malformed
-  kInvalidDevice,          // device id out of range or not visible
-  kInvalidHandle,          // destroyed, foreign or wrong-kind handle
-  kContextNull,            // no current context on this thread
-  kStreamContext,          // stream does not belong to the current context/device
-  kBadAlloc,               // host allocation failed
-  kDeviceOom,              // device memory exhausted
-  kMemoryFree,             // free of an address that is not a live allocation
-  kInvalidMemoryType,      // policy/type bits not supported
-  kAddrUnaligned,          // address alignment violated
-  kNotSupported,           // API not supported (yet)
-  kFeatureUnsupported,     // feature not available on this SoC / backend
-  kStreamSyncTimeout,      // aclrtSynchronizeStreamWithTimeout expired
-  kEventSyncTimeout,       // aclrtSynchronizeEventWithTimeout expired
-  kWaitTimeout,            // aclrtProcessReport and other waits expired
-  kNoStreamResource,       // SoC stream limit reached
-  kNoEventResource,        // SoC event limit reached
-  kEventNotComplete,       // event has not completed (query)
-  kEventTimestampInvalid,  // event never recorded / not complete for timing
-  kRepeatSubscribe,        // stream already subscribed to a report thread
-  kStreamNotSubscribe,     // stream has no report thread
-  kThreadNotSubscribe,     // thread has no subscribed stream
-  kResourceNotMatch,       // resources of different devices / contexts mixed
-  kPeerAccessDenied,       // cross-device copy without peer access enabled
-  kTaskFailed,             // a device task failed (see exception info)
-  kDeviceTaskAbort,        // work dropped by a forced destroy / reset
-  kSysParamNotSet,         // aclrt*GetSysParamOpt of an option never set
-  kOpTypeNotMatch,         // op type unknown to the op library
-  kOpInputNotMatch,        // op inputs: count, dtype or shape not accepted
-  kOpOutputNotMatch,       // op outputs: count, dtype or shape not accepted
-  kOpAttrNotMatch,         // op attribute missing or of the wrong type / value
-  kOpNotFound,             // no compiled / loaded op matches (aclopExecute without model)
-  kOpLoadFailed,           // single-op model could not be loaded
-  kReadModelFailure,       // model file shorter than its header or than the payload it announces
-  kParseModel,             // model file malformed, corrupt, inconsistent or not ours
-  kUnsupportedDataType,    // data type not supported by the op / function
-  kFormatNotMatch,         // tensor format not supported by the op / function
-  kOpUnsupportedDynamic,   // unknown shape where the op needs a known one
-  kInvalidModelId,         // no loaded model has this id
-  kModelSizeInvalid,       // memory supplied for a model is smaller than it needs
-  kModelInputNotMatch,     // model inputs: count or buffer size not what the model needs
-  kModelOutputNotMatch,    // model outputs: count or buffer size not what the model needs
-  kModelNotDynamic,        // a dynamic-gear call on a model without such gears
-  kWriteFile,              // an output file or directory could not be written
-  kInvalidProfilingConfig, // profiling options / config malformed or out of range
-  kProfAlreadyRun,         // profiling already started (or switched on another way)
-  kProfNotRun,             // profiling not initialised / not started
-  kProfRepeatSubscribe,    // model already subscribed
-  kInternal,               // a bug in aclsim
+  kInvalidParam,            // a plain argument is out of range / NULL where not allowed
+  kUninitialized,           // aclInit has not been called
+  kRepeatInitialize,        // aclInit called twice
+  kRepeatFinalize,          // aclFinalize without aclInit
+  kInvalidFile,             // config / model file missing or unreadable
+  kParseFile,               // config file malformed
+  kInvalidDevice,           // device id out of range or not visible
+  kInvalidHandle,           // destroyed, foreign or wrong-kind handle
+  kContextNull,             // no current context on this thread
+  kStreamContext,           // stream does not belong to the current context/device
+  kBadAlloc,                // host allocation failed
+  kDeviceOom,               // device memory exhausted
+  kMemoryFree,              // free of an address that is not a live allocation
+  kInvalidMemoryType,       // policy/type bits not supported
+  kAddrUnaligned,           // address alignment violated
+  kNotSupported,            // API not supported (yet)
+  kFeatureUnsupported,      // feature not available on this SoC / backend
+  kStreamSyncTimeout,       // aclrtSynchronizeStreamWithTimeout expired
+  kEventSyncTimeout,        // aclrtSynchronizeEventWithTimeout expired
+  kWaitTimeout,             // aclrtProcessReport and other waits expired
+  kNoStreamResource,        // SoC stream limit reached
+  kNoEventResource,         // SoC event limit reached
+  kEventNotComplete,        // event has not completed (query)
+  kEventTimestampInvalid,   // event never recorded / not complete for timing
+  kRepeatSubscribe,         // stream already subscribed to a report thread
+  kStreamNotSubscribe,      // stream has no report thread
+  kThreadNotSubscribe,      // thread has no subscribed stream
+  kResourceNotMatch,        // resources of different devices / contexts mixed
+  kPeerAccessDenied,        // cross-device copy without peer access enabled
+  kTaskFailed,              // a device task failed (see exception info)
+  kDeviceTaskAbort,         // work dropped by a forced destroy / reset
+  kSysParamNotSet,          // aclrt*GetSysParamOpt of an option never set
+  kOpTypeNotMatch,          // op type unknown to the op library
+  kOpInputNotMatch,         // op inputs: count, dtype or shape not accepted
+  kOpOutputNotMatch,        // op outputs: count, dtype or shape not accepted
+  kOpAttrNotMatch,          // op attribute missing or of the wrong type / value
+  kOpNotFound,              // no compiled / loaded op matches (aclopExecute without model)
+  kOpLoadFailed,            // single-op model could not be loaded
+  kReadModelFailure,        // model file shorter than its header or than the payload it announces
+  kParseModel,              // model file malformed, corrupt, inconsistent or not ours
+  kUnsupportedDataType,     // data type not supported by the op / function
+  kFormatNotMatch,          // tensor format not supported by the op / function
+  kOpUnsupportedDynamic,    // unknown shape where the op needs a known one
+  kInvalidModelId,          // no loaded model has this id
+  kModelSizeInvalid,        // memory supplied for a model is smaller than it needs
+  kModelInputNotMatch,      // model inputs: count or buffer size not what the model needs
+  kModelOutputNotMatch,     // model outputs: count or buffer size not what the model needs
+  kModelNotDynamic,         // a dynamic-gear call on a model without such gears
+  kWriteFile,               // an output file or directory could not be written
+  kInvalidProfilingConfig,  // profiling options / config malformed or out of range
+  kProfAlreadyRun,          // profiling already started (or switched on another way)
+  kProfNotRun,              // profiling not initialised / not started
+  kProfRepeatSubscribe,     // model already subscribed
+  kInternal,                // a bug in aclsim
 };
 
 // The message lives on the heap and only failures have one, so an OK Status (the result of

@@ -26,8 +26,8 @@ struct TaskRecord {
   // Where it ran: "AI_CORE", "AI_VECTOR", "AI_CPU", "DMA" (copies, memsets), "STREAM"
   // (event tasks: the stream's scheduler), "HOST" (host callbacks).
   std::string engine;
-  std::string op_type;  // kernels: CANN op type ("Add"); others: the API that made it
-  std::string op_name;  // kernels of a model: the node name; else the op type
+  std::string op_type;    // kernels: CANN op type ("Add"); others: the API that made it
+  std::string op_name;    // kernels of a model: the node name; else the op type
   uint32_t model_id = 0;  // model the task belongs to (0: none)
   // ready: the stream reached the task (its predecessor ended and it was submitted);
   // start - ready is time spent waiting (for an event record, or for a free engine);
@@ -35,14 +35,14 @@ struct TaskRecord {
   uint64_t ready_ns = 0;
   uint64_t start_ns = 0;
   uint64_t end_ns = 0;
-  uint32_t blocks = 0;       // kernels: block dim
-  uint64_t bytes = 0;        // copies/memsets: bytes; kernels: global-memory bytes read+written
-  uint64_t flops = 0;        // kernels: cube + vector flops
-  uint64_t cube_ns = 0;      // kernels: cube unit busy time (at the cores used)
-  uint64_t vector_ns = 0;    // kernels: vector unit busy time
-  uint32_t event_id = 0;     // event tasks: the event
+  uint32_t blocks = 0;          // kernels: block dim
+  uint64_t bytes = 0;           // copies/memsets: bytes; kernels: global-memory bytes read+written
+  uint64_t flops = 0;           // kernels: cube + vector flops
+  uint64_t cube_ns = 0;         // kernels: cube unit busy time (at the cores used)
+  uint64_t vector_ns = 0;       // kernels: vector unit busy time
+  uint32_t event_id = 0;        // event tasks: the event
   uint64_t correlation_id = 0;  // ApiRecord::id of the API call that launched it (0: none)
-  bool failed = false;       // the task failed (exception)
+  bool failed = false;          // the task failed (exception)
 };
 
 // One host API call (aclrtMemcpyAsync, aclopExecuteV2, ...), on the thread that made it.
@@ -69,18 +69,18 @@ struct MarkRecord {
 // Device memory in use after an allocation or free (a counter track).
 struct MemoryRecord {
   uint32_t device_id = 0;
-  uint64_t ns = 0;          // the allocating thread's simulated host clock
+  uint64_t ns = 0;  // the allocating thread's simulated host clock
   uint64_t bytes_in_use = 0;
 };
 
 // Facts about the run.
 struct RunInfo {
-  std::string soc_version;    // "Ascend910B2"
+  std::string soc_version;  // "Ascend910B2"
   uint32_t pid = 0;
-  std::string command;        // the program (argv[0]) when known
-  std::string start_time;     // wall clock at the start, "YYYY-MM-DD hh:mm:ss"
-  uint64_t aic_metrics = 1;   // aclprofAicoreMetrics of the config
-  uint64_t data_types = 0;    // ACL_PROF_* bits of the config
+  std::string command;       // the program (argv[0]) when known
+  std::string start_time;    // wall clock at the start, "YYYY-MM-DD hh:mm:ss"
+  uint64_t aic_metrics = 1;  // aclprofAicoreMetrics of the config
+  uint64_t data_types = 0;   // ACL_PROF_* bits of the config
 };
 
 struct Trace {

@@ -85,6 +85,7 @@ Kind HandleKindOf(const std::string& spelling) {
   if (type == "aclmdlDesc*") return Kind::kModelDesc;
   if (type == "aclrtMemPool") return Kind::kMemPool;
   if (type == "aclrtDrvMemHandle") return Kind::kPhysicalMem;
+  if (type == "aclprofConfig*") return Kind::kProfConfig;
   return Kind::kNone;
 }
 
@@ -142,6 +143,10 @@ void* Create(Kind kind, void* dev) {
       aclrtDrvMemHandle handle = nullptr;
       return aclrtMallocPhysical(&handle, 2u << 20, &prop, 0) == ACL_SUCCESS ? handle : nullptr;
     }
+    case Kind::kProfConfig: {
+      uint32_t devices[1] = {0};
+      return aclprofCreateConfig(devices, 1, ACL_AICORE_NONE, nullptr, 0);
+    }
     case Kind::kNone:
     case Kind::kCount:
       break;
@@ -189,6 +194,9 @@ void Destroy(Kind kind, void* object) {
       break;
     case Kind::kPhysicalMem:
       (void)aclrtFreePhysical(object);
+      break;
+    case Kind::kProfConfig:
+      (void)aclprofDestroyConfig(static_cast<aclprofConfig*>(object));
       break;
     case Kind::kNone:
     case Kind::kCount:

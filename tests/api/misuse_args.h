@@ -22,6 +22,7 @@
 #include <vector>
 
 #include "acl/acl.h"
+#include "acl/acl_prof.h"
 #include "acl/acl_rt_memory_soma.h"
 
 namespace misuse {
@@ -55,6 +56,7 @@ enum class Kind {
   kModelDesc,
   kMemPool,
   kPhysicalMem,
+  kProfConfig,
   kCount,
 };
 

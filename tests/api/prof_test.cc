@@ -2,10 +2,9 @@
 // program writes a run directory (docs/profiling.md) whose raw data and msprof-style outputs
 // hold every task of the program with the simulated times the events report; the aclInit
 // JSON "profiler" key and PROFILING_MODE switch it on too; misuse gets the documented codes.
-#include <nlohmann/json.hpp>
-
 #include <filesystem>
 #include <map>
+#include <nlohmann/json.hpp>
 #include <sstream>
 
 #include "acl/acl_prof.h"
@@ -16,8 +15,8 @@ namespace {
 namespace fs = std::filesystem;
 
 fs::path FreshDir(const char* name) {
-  fs::path dir = fs::temp_directory_path() / (std::string("aclsim_prof_") + name + "_" +
-                                              std::to_string(::getpid()));
+  fs::path dir = fs::temp_directory_path() /
+                 (std::string("aclsim_prof_") + name + "_" + std::to_string(::getpid()));
   fs::remove_all(dir);
   fs::create_directories(dir);
   return dir;
@@ -78,17 +77,17 @@ float RunAddProgram() {
     EXPECT_ACL_OK(aclrtMalloc(&dev[i], 4096 * 4, ACL_MEM_MALLOC_NORMAL_ONLY));
     buffers[i] = aclCreateDataBuffer(dev[i], 4096 * 4);
   }
-  EXPECT_ACL_OK(aclrtMemcpyAsync(dev[0], 4096 * 4, host.data(), 4096 * 4,
-                                 ACL_MEMCPY_HOST_TO_DEVICE, stream));
-  EXPECT_ACL_OK(aclrtMemcpyAsync(dev[1], 4096 * 4, host.data(), 4096 * 4,
-                                 ACL_MEMCPY_HOST_TO_DEVICE, stream));
+  EXPECT_ACL_OK(
+      aclrtMemcpyAsync(dev[0], 4096 * 4, host.data(), 4096 * 4, ACL_MEMCPY_HOST_TO_DEVICE, stream));
+  EXPECT_ACL_OK(
+      aclrtMemcpyAsync(dev[1], 4096 * 4, host.data(), 4096 * 4, ACL_MEMCPY_HOST_TO_DEVICE, stream));
   EXPECT_ACL_OK(aclrtRecordEvent(start, stream));
   aclTensorDesc* in[2] = {desc, desc};
   aclTensorDesc* out[1] = {desc};
   EXPECT_ACL_OK(aclopExecuteV2("Add", 2, in, buffers, 1, out, buffers + 2, nullptr, stream));
   EXPECT_ACL_OK(aclrtRecordEvent(end, stream));
-  EXPECT_ACL_OK(aclrtMemcpyAsync(host.data(), 4096 * 4, dev[2], 4096 * 4,
-                                 ACL_MEMCPY_DEVICE_TO_HOST, stream));
+  EXPECT_ACL_OK(
+      aclrtMemcpyAsync(host.data(), 4096 * 4, dev[2], 4096 * 4, ACL_MEMCPY_DEVICE_TO_HOST, stream));
   EXPECT_ACL_OK(aclrtSynchronizeStream(stream));
   EXPECT_EQ(host[7], 3.0f);
   float ms = -1;
@@ -172,7 +171,8 @@ TEST(ProfTest, AclprofRunHoldsEveryTaskWithTheEventsTimes) {
   ASSERT_FALSE(timeline.empty());
   const auto trace = nlohmann::json::parse(timeline);
   int add_slices = 0;
-  for (const auto& e : trace["traceEvents"]) add_slices += e.value("name", "") == "Add" && e["ph"] == "X";
+  for (const auto& e : trace["traceEvents"])
+    add_slices += e.value("name", "") == "Add" && e["ph"] == "X";
   EXPECT_GE(add_slices, 1);
   EXPECT_NE(Output(run, "op_summary_").find("Add"), std::string::npos);
   EXPECT_FALSE(Output(run, "task_time_").empty());
@@ -208,7 +208,7 @@ TEST(ProfTest, MisuseGetsTheDocumentedCodes) {
   EXPECT_ACL_OK(aclprofStop(config));
   EXPECT_ACL_OK(aclprofFinalize());
   EXPECT_ACL_OK(aclprofDestroyConfig(config));
-  EXPECT_ACL_ERR(ACL_ERROR_INVALID_PARAM, aclprofDestroyConfig, config);
+  EXPECT_ACL_ERR(ACL_ERROR_RT_INVALID_HANDLE, aclprofDestroyConfig, config);
   EXPECT_NE(aclprofStr2Id("x"), 0u);
   EXPECT_EQ(aclprofStr2Id("x"), aclprofStr2Id("x"));
   ASSERT_ACL_OK(aclFinalize());

@@ -219,9 +219,7 @@ Result RunTest(const Options& opt, const std::string& set_name, const fs::path& 
   bool crashed = false;
   r.reason = Convert(opt, dir, om_base, &unsupported, &crashed);
   if (!r.reason.empty()) {
-    r.outcome = crashed       ? Outcome::kCrash
-                : unsupported ? Outcome::kUnsupported
-                              : Outcome::kRefused;
+    r.outcome = crashed ? Outcome::kCrash : unsupported ? Outcome::kUnsupported : Outcome::kRefused;
     return r;
   }
   uint32_t id = 0;
