@@ -24,7 +24,7 @@ double Micros(uint64_t ns) { return static_cast<double>(ns) / 1000.0; }
 
 class Writer {
  public:
-  void Add(json event) {
+  void Add(const json& event) {
     text_ += text_.empty() ? "{\"traceEvents\":[\n" : ",\n";
     text_ += event.dump(-1, ' ', false, json::error_handler_t::replace);
   }
