@@ -5,8 +5,8 @@
 # of runs per target (sized for 10-20 s on an idle 2-core machine; ACLSIM_FUZZ_RUNS overrides
 # them all), with the time limit only as a safety cap; so a clean run stays clean and a
 # failure reproduces. Longer random campaigns: ACLSIM_FUZZ_SEED=0 (random) and a larger
-# ACLSIM_FUZZ_RUNS or -1 with a time limit. Fails on the first
-# target that finds a crash, a leak or a sanitizer report; the input that triggered it is
+# ACLSIM_FUZZ_RUNS or -1 with a time limit. Targets run side by side, one per core. Fails
+# when a target finds a crash, a leak or a sanitizer report; the input that triggered it is
 # left in build/fuzz/artifacts/<target>/ (replay it with build/<flavour>/fuzz/<target>_replay,
 # then add it to the corpus as a regression input).
 #   scripts/run-fuzz.sh [seconds per target]   (default: $ACLSIM_FUZZ_SECONDS or 60)
@@ -36,22 +36,24 @@ if [ ${#targets[@]} -eq 0 ]; then
 fi
 ninja -C build/fuzz -j "$jobs" "${targets[@]}"
 
-status=0
-for target in "${targets[@]}"; do
-  name="${target%_fuzzer}"
-  seeds="fuzz/corpus/$name"
-  work="build/fuzz/corpus/$name"        # grows across runs; the committed seeds stay as they are
-  artifacts="build/fuzz/artifacts/$name/"
+# One target per core at a time (libFuzzer runs one process per target).
+run_target() {
+  local target="$1"
+  local name="${target%_fuzzer}"
+  local seeds="fuzz/corpus/$name"
+  local work="build/fuzz/corpus/$name"  # grows across runs; the committed seeds stay as they are
+  local artifacts="build/fuzz/artifacts/$name/"
   mkdir -p "$work" "$artifacts"
+  local runs
   case "$name" in
     onnx_import) runs=50000 ;;
     singleop_json) runs=110000 ;;
     *) runs=190000 ;;
   esac
   runs="${ACLSIM_FUZZ_RUNS:-$runs}"
-  seed="${ACLSIM_FUZZ_SEED:-1}"
+  local seed="${ACLSIM_FUZZ_SEED:-1}"
   echo "=== fuzz: $target: $runs runs, seed $seed, at most ${seconds}s (seeds: $seeds)"
-  log="build/fuzz/$target.log"
+  local log="build/fuzz/$target.log"
   if ASAN_OPTIONS="detect_leaks=1:abort_on_error=1" UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1" \
       "build/fuzz/fuzz/$target" "$work" "$seeds" -runs="$runs" -seed="$seed" -max_total_time="$seconds" -max_len=8192 \
       -timeout=10 -rss_limit_mb=2048 -artifact_prefix="$artifacts" -print_final_stats=1 \
@@ -61,7 +63,22 @@ for target in "${targets[@]}"; do
     echo "=== fuzz: $target: FAILED; the last lines of $log:" >&2
     tail -n 40 "$log" >&2
     ls "$artifacts" >&2 || true
-    status=1
+    return 1
   fi
+}
+
+status=0
+running=0
+for target in "${targets[@]}"; do
+  if [ "$running" -ge "$jobs" ]; then
+    wait -n || status=1
+    running=$((running - 1))
+  fi
+  run_target "$target" &
+  running=$((running + 1))
+done
+while [ "$running" -gt 0 ]; do
+  wait -n || status=1
+  running=$((running - 1))
 done
 exit $status

@@ -8,6 +8,7 @@
 #include "api/api_call.h"
 #include "api/model_io.h"
 #include "api/model_objects.h"
+#include "api/prof_session.h"
 #include "core/memory_ops.h"
 #include "core/model_file.h"
 #include "core/model_runner.h"
@@ -92,8 +93,12 @@ Status Execute(uint32_t model_id, const aclmdlDataset* input, aclmdlDataset* out
   }
   ACLSIM_RETURN_IF_ERROR(
       model->Execute(*target, buffers.inputs, buffers.outputs, buffers.gear, work, work_size));
-  if (!sync) return Status::Ok();
+  if (!sync) {
+    api::prof::DeliverSubscribed(model_id, /*flush=*/false);
+    return Status::Ok();
+  }
   ACLSIM_RETURN_IF_ERROR(core::SyncStream(*target, timeout_ms));
+  api::prof::DeliverSubscribed(model_id, /*flush=*/true);
   return api::UpdateOutputDescs(*model, output);
 }
 

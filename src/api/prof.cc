@@ -1,5 +1,5 @@
-// acl/acl_prof.h (libmsprofiler.so): profiling sessions (prof_session.h), configs, markers
-// and ranges. The model subscription, step info and RangePushEx are not supported yet.
+// acl/acl_prof.h (libmsprofiler.so): profiling sessions (prof_session.h), configs, markers,
+// ranges and step marks. The model subscription is in prof_subscribe.cc.
 #include <cstring>
 #include <map>
 #include <mutex>
@@ -29,6 +29,12 @@ struct aclprofConfig {
   api::prof::RunOptions options;
 };
 
+struct aclprofStepInfo {
+  static constexpr core::HandleKind kHandleKind = core::HandleKind::kProfStepInfo;
+  uint64_t step = 0;  // the current step (counted by ACL_STEP_START)
+  bool started = false;
+};
+
 namespace {
 
 // aclprofCreateStamp: a message for markers and ranges.
@@ -44,6 +50,10 @@ constexpr uint64_t kKnownDataTypes = 0x0001 | 0x0002 | 0x0004 | 0x0008 | 0x0010 
 // Ranges of the calling thread (aclprofPush / aclprofPop) and of the process (RangeStart /
 // RangeStop, by id).
 thread_local std::vector<prof::MarkRecord> t_range_stack;
+thread_local std::vector<prof::MarkRecord> t_range_ex_stack;  // RangePushEx / RangePop
+// aclprofStr2Id's messages by id (RangePushEx names its range by the op's name id).
+std::mutex g_ids_mu;
+std::map<uint64_t, std::string> g_id_messages;
 std::mutex g_ranges_mu;
 std::map<uint32_t, prof::MarkRecord> g_ranges;
 uint32_t g_next_range = 1;
@@ -264,6 +274,93 @@ uint64_t aclprofStr2Id(const char* message) {
     for (const char* p = message; *p != '\0'; ++p) {
       hash = (hash ^ static_cast<unsigned char>(*p)) * 1099511628211ULL;
     }
-    return hash == 0 ? 1 : hash;
+    if (hash == 0) hash = 1;
+    std::lock_guard<std::mutex> lock(g_ids_mu);
+    g_id_messages.emplace(hash, message);
+    return hash;
+  });
+}
+
+aclError aclprofRangePushEx(aclprofEventAttributes* attr) {
+  return api::ApiCall(__func__, [&]() -> Status {
+    ACLSIM_RETURN_IF_ERROR(api::CheckNotNull(attr, "attr"));
+    if (attr->version != ACL_PROF_EVENT_ATTR_VERSION ||
+        attr->size != sizeof(aclprofEventAttributes)) {
+      return Err(StatusCode::kInvalidParam,
+                 "attr: version {} / size {} must be ACL_PROF_EVENT_ATTR_VERSION ({}) / "
+                 "sizeof(aclprofEventAttributes) ({})",
+                 attr->version, attr->size, ACL_PROF_EVENT_ATTR_VERSION,
+                 sizeof(aclprofEventAttributes));
+    }
+    if (attr->messageType != ACL_PROF_MESSAGE_TYPE_TENSOR_INFO) {
+      return Err(StatusCode::kInvalidParam, "attr->messageType {} is not an aclprofMessageType",
+                 attr->messageType);
+    }
+    const aclprofTensorInfo* info = attr->message.tensorInfo;
+    ACLSIM_RETURN_IF_ERROR(api::CheckNotNull(info, "attr->message.tensorInfo"));
+    if (info->tensorNum > 0) ACLSIM_RETURN_IF_ERROR(api::CheckNotNull(info->tensors, "tensors"));
+    std::string name;
+    {
+      std::lock_guard<std::mutex> lock(g_ids_mu);
+      auto it = g_id_messages.find(info->opNameId);
+      name = it != g_id_messages.end() ? it->second : fmt::format("op {}", info->opNameId);
+      auto type = g_id_messages.find(info->opTypeId);
+      if (type != g_id_messages.end()) name += " (" + type->second + ")";
+    }
+    t_range_ex_stack.push_back(NewMark(
+        fmt::format("{}: {} tensors, {} blocks", name, info->tensorNum, info->blockNums), true));
+    return Status::Ok();
+  });
+}
+
+aclError aclprofRangePop(void) {
+  return api::ApiCall(__func__, [&]() -> Status {
+    if (t_range_ex_stack.empty()) {
+      return Err(StatusCode::kInvalidParam,
+                 "aclprofRangePop without a matching "
+                 "aclprofRangePushEx");
+    }
+    prof::MarkRecord range = std::move(t_range_ex_stack.back());
+    t_range_ex_stack.pop_back();
+    range.end_ns = std::max(range.start_ns, api::prof::HostClockNs());
+    prof::Profiler::Get().AddMark(std::move(range));
+    return Status::Ok();
+  });
+}
+
+aclprofStepInfo* aclprofCreateStepInfo(void) {
+  return api::ValueCall<aclprofStepInfo*>(__func__, nullptr, []() -> Result<aclprofStepInfo*> {
+    return static_cast<aclprofStepInfo*>(core::PublishHandle(std::make_shared<aclprofStepInfo>()));
+  });
+}
+
+void aclprofDestroyStepInfo(aclprofStepInfo* stepInfo) {
+  (void)api::ApiCall(__func__, [&]() -> Status {
+    return core::RetireHandle<aclprofStepInfo>(stepInfo, "stepInfo").status();
+  });
+}
+
+aclError aclprofGetStepTimestamp(aclprofStepInfo* stepInfo, aclprofStepTag tag,
+                                 aclrtStream stream) {
+  return api::ApiCall(__func__, [&]() -> Status {
+    ACLSIM_ASSIGN_OR_RETURN(auto info, core::LookupHandle<aclprofStepInfo>(stepInfo, "stepInfo"));
+    const int which = api::EnumValue(tag);
+    if (which != ACL_STEP_START && which != ACL_STEP_END) {
+      return Err(StatusCode::kInvalidParam, "tag {} is not ACL_STEP_START or ACL_STEP_END", which);
+    }
+    ACLSIM_ASSIGN_OR_RETURN(auto* runtime, core::Runtime::Current());
+    ACLSIM_ASSIGN_OR_RETURN(auto resolved, runtime->ResolveStream(stream, "stream"));
+    if (which == ACL_STEP_START) {
+      ++info->step;
+      info->started = true;
+    } else if (!info->started) {
+      return Err(StatusCode::kInvalidParam, "ACL_STEP_END without an ACL_STEP_START");
+    }
+    prof::MarkRecord mark = NewMark(
+        fmt::format("step {} {}", info->step, which == ACL_STEP_START ? "start" : "end"), false);
+    mark.stream_id = resolved->queue();
+    mark.device_id = static_cast<uint32_t>(resolved->device()->id());
+    prof::Profiler::Get().AddMark(std::move(mark));
+    return Status::Ok();
   });
 }

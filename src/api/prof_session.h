@@ -36,6 +36,9 @@ Status Init(const std::string& output_dir);
 Status Start(const RunOptions& options);
 Status Stop();
 Status Finalize();
+// After an execution of model `model_id`: a subscriber (aclprofModelSubscribe) gets the op
+// info of its kernels timed so far (`flush`: time every launched task first).
+void DeliverSubscribed(uint32_t model_id, bool flush);
 // True while a run collects (for the marker API).
 bool Collecting();
 // The calling thread's simulated host clock (0 before aclInit / with no device).

@@ -42,6 +42,10 @@ const char* HandleKindName(HandleKind kind) {
       return "aclprofConfig";
     case HandleKind::kProfStamp:
       return "stamp";
+    case HandleKind::kProfSubscribeConfig:
+      return "aclprofSubscribeConfig";
+    case HandleKind::kProfStepInfo:
+      return "aclprofStepInfo";
     case HandleKind::kOther:
       return "handle";
   }

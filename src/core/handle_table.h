@@ -50,6 +50,8 @@ enum class HandleKind : uint8_t {
   kModelDesc,
   kProfConfig,
   kProfStamp,
+  kProfSubscribeConfig,
+  kProfStepInfo,
   kOther,
 };
 

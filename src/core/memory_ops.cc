@@ -7,6 +7,7 @@
 #include "core/memory_checker.h"
 #include "core/streams.h"
 #include "dfx/log.h"
+#include "dfx/profiler.h"
 
 namespace aclsim::core {
 namespace {
@@ -32,6 +33,18 @@ Status CheckPolicy(uint32_t policy) {
                "memory policy 0x{:x} asks for both low- and high-bandwidth memory", policy);
   }
   return Status::Ok();
+}
+
+// While profiling: the device's memory in use after an allocation or free (a counter track).
+void SampleMemoryForProfile(Device& device) {
+  auto& profiler = dfx::prof::Profiler::Get();
+  if (!profiler.active()) return;
+  dfx::prof::MemoryRecord sample;
+  sample.device_id = static_cast<uint32_t>(device.id());
+  auto backend = device.backend();
+  sample.ns = backend.ok() ? (*backend)->HostClockNs() : 0;
+  sample.bytes_in_use = device.memory().UsedBytes();
+  profiler.AddMemory(sample);
 }
 
 }  // namespace
@@ -101,6 +114,7 @@ Result<void*> DeviceMalloc(Runtime& runtime, size_t size, uint32_t policy, const
   if (ptr.ok() && MemoryChecker::On()) {
     MemoryChecker::Instance().OnAllocate(*device, *ptr);
   }
+  if (ptr.ok()) SampleMemoryForProfile(*device);
   return ptr;
 }
 
@@ -112,6 +126,7 @@ Status DeviceFree(Runtime& runtime, void* ptr) {
   }
   auto freed = device->memory().Free(ptr);
   if (!freed.ok()) return freed.status();
+  SampleMemoryForProfile(*device);
   if (MemoryChecker::On()) {
     auto [violation, stream] = MemoryChecker::Instance().OnFree(*device, *freed);
     if (!violation.empty()) ACLSIM_RETURN_IF_ERROR(MemoryChecker::Report(stream, violation));

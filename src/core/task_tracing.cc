@@ -109,9 +109,11 @@ ScopedTaskTag::~ScopedTaskTag() {
 
 void MarkTracedSlow(driver::Task& task) {
   auto& profiler = dfx::prof::Profiler::Get();
-  task.traced = true;
   if (task.op_name == nullptr) task.op_name = tag_name;
   if (task.model_id == 0) task.model_id = tag_model;
+  // Not profiling: only the tasks of a subscribed model.
+  if (!profiler.active() && (task.model_id == 0 || !profiler.IsSubscribed(task.model_id))) return;
+  task.traced = true;
   task.label = profiler.Intern(task.label);
   task.op_name = profiler.Intern(task.op_name);
   if (task.correlation == 0) task.correlation = dfx::prof::CurrentApiCall();

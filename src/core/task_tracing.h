@@ -28,7 +28,8 @@ class ScopedTaskTag {
 
 // Called for every task the core submits.
 inline void MarkTraced(driver::Task& task) {
-  if (dfx::prof::Profiler::Get().active()) MarkTracedSlow(task);
+  const auto& profiler = dfx::prof::Profiler::Get();
+  if (profiler.active() || profiler.subscribed_any()) MarkTracedSlow(task);
 }
 
 // The tracer of device `device_id` (Device::SetTaskTracer).

@@ -40,7 +40,35 @@ Trace Profiler::Take() {
 
 void Profiler::AddTask(TaskRecord record) {
   std::lock_guard<std::mutex> lock(mu_);
+  if (record.model_id != 0 && subscribed_any()) {
+    auto it = subscribed_.find(record.model_id);
+    if (it != subscribed_.end()) it->second.push_back(record);
+  }
   if (active()) trace_.tasks.push_back(std::move(record));
+}
+
+void Profiler::Subscribe(uint32_t model_id) {
+  std::lock_guard<std::mutex> lock(mu_);
+  if (subscribed_.emplace(model_id, std::vector<TaskRecord>{}).second) {
+    subscriptions_.fetch_add(1, std::memory_order_relaxed);
+  }
+}
+
+void Profiler::Unsubscribe(uint32_t model_id) {
+  std::lock_guard<std::mutex> lock(mu_);
+  if (subscribed_.erase(model_id) > 0) subscriptions_.fetch_sub(1, std::memory_order_relaxed);
+}
+
+bool Profiler::IsSubscribed(uint32_t model_id) {
+  std::lock_guard<std::mutex> lock(mu_);
+  return subscribed_.count(model_id) != 0;
+}
+
+std::vector<TaskRecord> Profiler::TakeSubscribed(uint32_t model_id) {
+  std::lock_guard<std::mutex> lock(mu_);
+  auto it = subscribed_.find(model_id);
+  if (it == subscribed_.end()) return {};
+  return std::exchange(it->second, {});
 }
 
 void Profiler::AddApi(ApiRecord record) {

@@ -11,9 +11,11 @@
 
 #include <atomic>
 #include <cstdint>
+#include <map>
 #include <mutex>
 #include <string>
 #include <unordered_set>
+#include <vector>
 
 #include "common/status.h"
 #include "dfx/prof_records.h"
@@ -39,6 +41,14 @@ class Profiler {
   void AddMark(MarkRecord record);
   void AddMemory(MemoryRecord record);
 
+  // Model subscriptions (aclprofModelSubscribe): the kernels of a subscribed model are traced
+  // whether or not a run is active, and their records kept for the subscriber until taken.
+  void Subscribe(uint32_t model_id);
+  void Unsubscribe(uint32_t model_id);
+  bool subscribed_any() const { return subscriptions_.load(std::memory_order_relaxed) > 0; }
+  bool IsSubscribed(uint32_t model_id);
+  std::vector<TaskRecord> TakeSubscribed(uint32_t model_id);
+
   // A fresh API call id (> 0).
   uint64_t NextApiId() { return next_api_id_.fetch_add(1, std::memory_order_relaxed); }
   // A copy of `text` that lives as long as the process (labels of traced tasks outlive the
@@ -50,6 +60,8 @@ class Profiler {
   std::atomic<uint64_t> next_api_id_{1};
   std::mutex mu_;
   Trace trace_;
+  std::atomic<int> subscriptions_{0};
+  std::map<uint32_t, std::vector<TaskRecord>> subscribed_;  // model id -> records not taken
   std::mutex intern_mu_;
   std::unordered_set<std::string> interned_;
 };

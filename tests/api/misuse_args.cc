@@ -271,7 +271,7 @@ void* Objects::PointerFor(const Param& param, size_t index, Bad bad) {
     // GEMM scalars. Test-owned, so still readable after aclFinalize.
     static const char* const kHostData[] = {
         "userData", "args",  "attrValue", "pHost", "dataBuffer", "shareableHandle",
-        "value",    "model", "alpha",     "beta",  "data"};
+        "value",    "model", "alpha",     "beta",  "data",       "fd"};
     for (const char* name : kHostData) {
       if (param.name == name) return host_data_;
     }

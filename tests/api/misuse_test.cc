@@ -231,6 +231,8 @@ const NoInitNeeded kNoInitNeeded[] = {
     {"aclmdlDestroyDataset", "datasets are host objects"},
     {"aclmdlCreateDesc", "model descriptors are host objects (filled later)"},
     {"aclprofCreateStamp", "stamps are host objects"},
+    {"aclprofCreateStepInfo", "step infos are host objects"},
+    {"aclprofGetOpDescSize", "the op info size is a constant"},
     {"aclprofDestroyConfig", "profiling configs are host objects (created with the runtime up)"},
     {"aclprofStr2Id", "a message's id is a hash of it"},
     {"aclmdlDestroyDesc", "model descriptors are host objects"},
