@@ -1,4 +1,5 @@
 // acl_base_mdl.h: tensor descriptors.
+#include <cstdint>
 #include <cstring>
 #include <limits>
 
@@ -343,6 +344,11 @@ aclError aclSetTensorConst(aclTensorDesc* tensorDesc, void* dataBuffer, size_t l
     if (desc->desc.shape_known() && need != 0 && length < need) {
       return Err(StatusCode::kInvalidParam,
                  "length {} is less than the {} bytes the descriptor describes", length, need);
+    }
+    if (reinterpret_cast<uintptr_t>(dataBuffer) > UINTPTR_MAX - length) {
+      return Err(StatusCode::kInvalidParam,
+                 "length {} runs past the end of the address space from dataBuffer {}", length,
+                 dataBuffer);
     }
     const auto* bytes = static_cast<const uint8_t*>(dataBuffer);
     desc->desc.value = std::vector<uint8_t>(bytes, bytes + length);

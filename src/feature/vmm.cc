@@ -235,6 +235,10 @@ Result<uint64_t> ExportShareable(void* handle) {
 
 Status SetSharePids(uint64_t shareable, const int32_t* pids, size_t count) {
   if (count == 0) return Err(StatusCode::kInvalidParam, "pidNum must be greater than 0");
+  constexpr size_t kMaxPids = 65536;  // more processes than a host runs
+  if (count > kMaxPids) {
+    return Err(StatusCode::kInvalidParam, "pidNum {} is more than {} processes", count, kMaxPids);
+  }
   std::lock_guard<std::mutex> lock(g_share_mu);
   std::vector<int32_t>& list = g_share_pids[shareable];
   list.insert(list.end(), pids, pids + count);
