@@ -84,8 +84,8 @@ TEST_F(ProfSubscribeTest, SubscriberReadsEveryKernelOfEveryExecution) {
     EXPECT_EQ(aclprofGetOpDuration(info.data(), info.size(), i), end - start);
     EXPECT_EQ(aclprofGetModelId(info.data(), info.size(), i), id);
     EXPECT_EQ(aclprofGetOpFlag(info.data(), info.size(), i), ACL_SUBSCRIBE_OP);
-    const char* thread = aclprofGetOpAttriValue(info.data(), info.size(), i,
-                                                ACL_SUBSCRIBE_ATTRI_THREADID);
+    const char* thread =
+        aclprofGetOpAttriValue(info.data(), info.size(), i, ACL_SUBSCRIBE_ATTRI_THREADID);
     ASSERT_NE(thread, nullptr);
     EXPECT_GT(std::stoull(thread), 0u);
   }
