@@ -1,6 +1,7 @@
 // Neural-network ops (cann_ops.md 1E convolution, 1F pooling, 1G normalization/softmax/bias/
 // dropout). This file holds softmax, BiasAdd and Dropout and registers the sub-groups:
-// convolution (conv_ops.cc), pooling (pool_ops.cc) and normalization (norm_ops.cc).
+// convolution (conv_ops.cc, conv3d_ops.cc), pooling (pool_ops.cc, pool3d_ops.cc) and
+// normalization (norm_ops.cc).
 #include <algorithm>
 #include <cmath>
 #include <cstring>
@@ -11,9 +12,11 @@
 
 namespace aclsim::sim::ops {
 
-void RegisterConvOps(OpRegistry& registry);  // conv_ops.cc
-void RegisterPoolOps(OpRegistry& registry);  // pool_ops.cc
-void RegisterNormOps(OpRegistry& registry);  // norm_ops.cc
+void RegisterConvOps(OpRegistry& registry);    // conv_ops.cc
+void RegisterPoolOps(OpRegistry& registry);    // pool_ops.cc
+void RegisterConv3DOps(OpRegistry& registry);  // conv3d_ops.cc
+void RegisterPool3DOps(OpRegistry& registry);  // pool3d_ops.cc
+void RegisterNormOps(OpRegistry& registry);    // norm_ops.cc
 
 namespace {
 
@@ -233,6 +236,8 @@ void RegisterNnOps(OpRegistry& registry) {
 
   RegisterConvOps(registry);
   RegisterPoolOps(registry);
+  RegisterConv3DOps(registry);
+  RegisterPool3DOps(registry);
   RegisterNormOps(registry);
 }
 

@@ -2,16 +2,18 @@
 //
 // Prototypes (GE25 REG_OP):
 //   ScatterElements     data, indices, updates -> y; axis:Int=0, reduction:String="none"
-//   TensorScatterUpdate x, indices, updates -> y
+//   TensorScatterUpdate x, indices, updates -> y (also TensorScatterAdd / Max / Min)
 // ScatterElements: y = data, then y[idx with idx[axis] = indices[idx]] (op)= updates[idx] for
 // every idx of updates (indices and updates have the same shape, the rank of data);
 // reduction "none" assigns (the last duplicate wins), "add" / "mul" / "max" / "min" combine.
 // Indices may be negative (counted from the end, ONNX). TensorScatterUpdate: indices [..., K]
 // address slices x[i0..iK-1, ...], updates has shape indices.shape[:-1] + x.shape[K:]
-// (TF semantics, no negative indices). An index out of range fails the run with a message.
+// (TF semantics, no negative indices); TensorScatterAdd / Max / Min combine the slices with y
+// instead of assigning them. An index out of range fails the run with a message.
 #include <algorithm>
 #include <cstring>
 #include <type_traits>
+#include <utility>
 
 #include "sim/ops/op_library.h"
 
@@ -184,38 +186,57 @@ Status TensorScatterInfer(OpContext& ctx) {
   return Status::Ok();
 }
 
-Status TensorScatterRun(RunContext& ctx) {
-  const Tensor& x = ctx.in(0);
-  const Tensor& indices = ctx.in(1);
-  Tensor& y = ctx.out(0);
-  const size_t elem = driver::DataTypeSize(x.dtype);
-  const size_t bytes = static_cast<size_t>(x.numel()) * elem;
-  if (bytes != 0) std::memmove(y.data, x.data, bytes);
-  const size_t k = static_cast<size_t>(indices.dims.back());
-  const int64_t count = k == 0 ? Product(indices.dims) : indices.numel() / static_cast<int64_t>(k);
-  const int64_t slice = Product(x.dims, k);
-  const auto stride = Strides(x.dims);
-  const std::vector<int64_t> idx = ReadInts(indices);
-  const auto* pu = ctx.in(2).ptr<const uint8_t>();
-  auto* py = y.ptr<uint8_t>();
-  for (int64_t s = 0; s < count; ++s) {
-    int64_t offset = 0;
-    for (size_t d = 0; d < k; ++d) {
-      const int64_t v = idx[static_cast<size_t>(s) * k + d];
-      if (v < 0 || v >= x.dims[d]) {
-        return ctx.Fail(StatusCode::kInvalidParam,
-                        "indices value {} (index tuple {}, position {}) is out of range [0, {}) "
-                        "for x shape {}",
-                        v, s, d, x.dims[d], DimsOf(x.dims));
+// TensorScatterUpdate (kNone) copies each update slice; TensorScatterAdd / Max / Min combine
+// it element by element with y, in index order.
+RunFn TensorScatterRun(Reduction red) {
+  return [red](RunContext& ctx) -> Status {
+    const Tensor& x = ctx.in(0);
+    const Tensor& indices = ctx.in(1);
+    Tensor& y = ctx.out(0);
+    const size_t elem = driver::DataTypeSize(x.dtype);
+    const size_t bytes = static_cast<size_t>(x.numel()) * elem;
+    if (bytes != 0) std::memmove(y.data, x.data, bytes);
+    const size_t k = static_cast<size_t>(indices.dims.back());
+    const int64_t count =
+        k == 0 ? Product(indices.dims) : indices.numel() / static_cast<int64_t>(k);
+    const int64_t slice = Product(x.dims, k);
+    const auto stride = Strides(x.dims);
+    const std::vector<int64_t> idx = ReadInts(indices);
+    std::vector<int64_t> offsets(static_cast<size_t>(count), 0);
+    for (int64_t s = 0; s < count; ++s) {
+      for (size_t d = 0; d < k; ++d) {
+        const int64_t v = idx[static_cast<size_t>(s) * k + d];
+        if (v < 0 || v >= x.dims[d]) {
+          return ctx.Fail(StatusCode::kInvalidParam,
+                          "indices value {} (index tuple {}, position {}) is out of range [0, "
+                          "{}) for x shape {}",
+                          v, s, d, x.dims[d], DimsOf(x.dims));
+        }
+        offsets[static_cast<size_t>(s)] += v * stride[d];
       }
-      offset += v * stride[d];
     }
-    const size_t n = static_cast<size_t>(slice) * elem;
-    if (n != 0) {
-      std::memcpy(py + static_cast<size_t>(offset) * elem, pu + static_cast<size_t>(s) * n, n);
+    if (red == Reduction::kNone) {
+      const auto* pu = ctx.in(2).ptr<const uint8_t>();
+      auto* py = y.ptr<uint8_t>();
+      const size_t n = static_cast<size_t>(slice) * elem;
+      for (int64_t s = 0; s < count && n != 0; ++s) {
+        std::memcpy(py + static_cast<size_t>(offsets[static_cast<size_t>(s)]) * elem,
+                    pu + static_cast<size_t>(s) * n, n);
+      }
+      return Status::Ok();
     }
-  }
-  return Status::Ok();
+    return DispatchType(x.dtype, [&](auto tag) -> Status {
+      using T = decltype(tag);
+      const T* pu = ctx.in(2).ptr<const T>();
+      T* py = y.ptr<T>();
+      for (int64_t s = 0; s < count; ++s) {
+        T* dst = py + offsets[static_cast<size_t>(s)];
+        const T* src = pu + s * slice;
+        for (int64_t j = 0; j < slice; ++j) dst[j] = Combine<T>(red, dst[j], src[j]);
+      }
+      return Status::Ok();
+    });
+  };
 }
 
 }  // namespace
@@ -237,8 +258,22 @@ void RegisterScatterOps(OpRegistry& registry) {
   update.inputs = {In("x", AllTypes()), In("indices", IndexTypes()), In("updates", AllTypes())};
   update.outputs = {Out("y", AllTypes())};
   update.infer = TensorScatterInfer;
-  update.run = TensorScatterRun;
+  update.run = TensorScatterRun(Reduction::kNone);
   registry.Add(std::move(update));
+
+  const std::pair<const char*, Reduction> combining[] = {{"TensorScatterAdd", Reduction::kAdd},
+                                                         {"TensorScatterMax", Reduction::kMax},
+                                                         {"TensorScatterMin", Reduction::kMin}};
+  for (const auto& [type, red] : combining) {
+    OpDef def;
+    def.type = type;
+    def.inputs = {In("x", NumberTypes()), In("indices", IndexTypes()),
+                  In("updates", NumberTypes())};
+    def.outputs = {Out("y", NumberTypes())};
+    def.infer = TensorScatterInfer;
+    def.run = TensorScatterRun(red);
+    registry.Add(std::move(def));
+  }
 }
 
 }  // namespace aclsim::sim::ops

@@ -23,8 +23,9 @@ constexpr size_t kMaxFoldBytes = size_t{64} << 20;
 constexpr size_t kMaxTotalFoldBytes = size_t{1} << 30;
 
 bool IsCubeOp(const std::string& type) {
-  return type == "Conv2D" || type == "Conv2DTranspose" || type == "MatMulV2" ||
-         type == "BatchMatMulV2" || type == "MatMul" || type == "BatchMatMul";
+  return type == "Conv2D" || type == "Conv2DTranspose" || type == "Conv3D" ||
+         type == "Conv3DTranspose" || type == "MatMulV2" || type == "BatchMatMulV2" ||
+         type == "MatMul" || type == "BatchMatMul";
 }
 
 bool CastsToFp16(PrecisionMode mode) {

@@ -333,15 +333,37 @@ Status MapNormReduce(NodeContext& c, const std::string& cann, float p) {
   return c.Final(cann, {c.in(0)}, {{"p", p}, {"axes", axes}, {"keepdim", keep}});
 }
 
+// select_last_index=1 (which CANN's ArgMaxV2 / ArgMin lack): the op runs on x reversed along
+// the axis (GatherV2 with indices n-1 .. 0) and its index i becomes n - 1 - i.
 Status MapArg(NodeContext& c, const std::string& cann) {
-  if (c.Int("select_last_index", 0) != 0) return Unsupported("select_last_index=1");
   const int64_t axis = NormAxis(c.Int("axis", 0), c.rank(0));
   if (axis < 0) return Unsupported("a negative axis of a tensor of unknown rank");
   AttrMap attrs{{"dtype", DataType::kInt64}};
-  if (c.Int("keepdims", 1) == 0) return c.Final(cann, {c.in(0), c.ScalarI64(axis)}, attrs);
-  auto arg = c.Emit(cann, {c.in(0), c.ScalarI64(axis)}, attrs);
+  const bool keepdims = c.Int("keepdims", 1) != 0;
+  if (c.Int("select_last_index", 0) == 0) {
+    if (!keepdims) return c.Final(cann, {c.in(0), c.ScalarI64(axis)}, attrs);
+    auto arg = c.Emit(cann, {c.in(0), c.ScalarI64(axis)}, attrs);
+    if (!arg.ok()) return arg.status();
+    return c.Final("ExpandDims", {arg.value()[0], c.ScalarI64(axis)}, {});
+  }
+  constexpr int64_t kMaxReversed = int64_t{1} << 20;
+  if (axis >= c.rank(0)) return Unsupported("axis out of range");
+  const int64_t n = c.dims(0)[static_cast<size_t>(axis)];
+  if (n < 1 || n > kMaxReversed) {
+    return Unsupported(
+        fmt::format("select_last_index=1 needs the axis' size known at convert time, in [1, {}]",
+                    kMaxReversed));
+  }
+  std::vector<int64_t> reversed(static_cast<size_t>(n));
+  for (int64_t i = 0; i < n; ++i) reversed[static_cast<size_t>(i)] = n - 1 - i;
+  auto flipped = c.Emit("GatherV2", {c.in(0), c.ConstI64(reversed), c.ScalarI64(axis)}, {});
+  if (!flipped.ok()) return flipped.status();
+  auto arg = c.Emit(cann, {flipped.value()[0], c.ScalarI64(axis)}, attrs);
   if (!arg.ok()) return arg.status();
-  return c.Final("ExpandDims", {arg.value()[0], c.ScalarI64(axis)}, {});
+  if (!keepdims) return c.Final("Sub", {c.ScalarI64(n - 1), arg.value()[0]}, {});
+  auto index = c.Emit("Sub", {c.ScalarI64(n - 1), arg.value()[0]}, {});
+  if (!index.ok()) return index.status();
+  return c.Final("ExpandDims", {index.value()[0], c.ScalarI64(axis)}, {});
 }
 
 Status MapTopK(NodeContext& c) {
@@ -433,6 +455,19 @@ Status MapClip(NodeContext& c) {
   return c.Final("Identity", {c.in(0)}, {});
 }
 
+// Integer types that CANN's Maximum / Minimum / FloorMod / Mod lack and int64 holds exactly:
+// the op runs on int64 and its result is cast back (uint64 is refused by the op).
+bool WidenedToInt64(DataType t) {
+  return t == DataType::kInt8 || t == DataType::kInt16 || t == DataType::kUint8 ||
+         t == DataType::kUint16 || t == DataType::kUint32;
+}
+
+Result<int32_t> CastTo(NodeContext& c, int32_t value, DataType to) {
+  auto cast = c.Emit("Cast", {value}, {{"dst_type", int64_t{static_cast<int32_t>(to)}}});
+  if (!cast.ok()) return cast.status();
+  return cast.value()[0];
+}
+
 // Max / Min: a chain of Maximum / Minimum; Sum: AccumulateNV2 for equal shapes, else a chain
 // of Add; Mean: the sum times 1/N.
 Status MapVariadic(NodeContext& c, const std::string& binary, bool mean) {
@@ -441,26 +476,60 @@ Status MapVariadic(NodeContext& c, const std::string& binary, bool mean) {
     if (c.has(i)) ins.push_back(c.in(i));
   }
   if (ins.empty()) return Unsupported("no inputs");
+  const DataType type = c.builder().value(ins[0]).desc.dtype;
+  const bool widen = binary != "Add" && WidenedToInt64(type);
+  if (widen) {
+    for (auto& v : ins) {
+      auto wide = CastTo(c, v, DataType::kInt64);
+      if (!wide.ok()) return wide.status();
+      v = wide.value();
+    }
+  }
   int32_t acc = ins[0];
   for (size_t i = 1; i < ins.size(); ++i) {
-    if (i + 1 == ins.size() && !mean) return c.Final(binary, {acc, ins[i]}, {});
+    if (i + 1 == ins.size() && !mean && !widen) return c.Final(binary, {acc, ins[i]}, {});
     auto step = c.Emit(binary, {acc, ins[i]}, {});
     if (!step.ok()) return step.status();
     acc = step.value()[0];
   }
+  if (widen) return c.Final("Cast", {acc}, {{"dst_type", int64_t{static_cast<int32_t>(type)}}});
   if (mean && ins.size() > 1) {
     return c.Final("Muls", {acc}, {{"value", 1.0f / static_cast<float>(ins.size())}});
   }
   return c.Final("Identity", {acc}, {});
 }
 
-Status MapMod(NodeContext& c) { return Simple(c, c.Int("fmod", 0) != 0 ? "Mod" : "FloorMod"); }
+Status MapMod(NodeContext& c) {
+  const std::string cann = c.Int("fmod", 0) != 0 ? "Mod" : "FloorMod";
+  if (!c.has(0) || !c.has(1)) return Simple(c, cann);
+  const DataType type = c.dtype(0);
+  if (!WidenedToInt64(type) || c.dtype(1) != type) return Simple(c, cann);
+  auto a = CastTo(c, c.in(0), DataType::kInt64);
+  if (!a.ok()) return a.status();
+  auto b = CastTo(c, c.in(1), DataType::kInt64);
+  if (!b.ok()) return b.status();
+  auto mod = c.Emit(cann, {a.value(), b.value()}, {});
+  if (!mod.ok()) return mod.status();
+  return c.Final("Cast", {mod.value()[0]}, {{"dst_type", int64_t{static_cast<int32_t>(type)}}});
+}
 
+// One sign only: IsInf(x) and x > 0 (or x < 0); neither: IsInf(x) and not IsInf(x).
 Status MapIsInf(NodeContext& c) {
-  if (c.Int("detect_negative", 1) == 0 || c.Int("detect_positive", 1) == 0) {
-    return Unsupported("detect_negative=0 / detect_positive=0 (CANN IsInf detects both)");
+  const bool negative = c.Int("detect_negative", 1) != 0;
+  const bool positive = c.Int("detect_positive", 1) != 0;
+  if (negative && positive) return Simple(c, "IsInf");
+  auto inf = c.Emit("IsInf", {c.in(0)}, {});
+  if (!inf.ok()) return inf.status();
+  if (!negative && !positive) {
+    auto finite = c.Emit("LogicalNot", {inf.value()[0]}, {});
+    if (!finite.ok()) return finite.status();
+    return c.Final("LogicalAnd", {inf.value()[0], finite.value()[0]}, {});
   }
-  return Simple(c, "IsInf");
+  auto zero = c.Emit("ZerosLike", {c.in(0)}, {});
+  if (!zero.ok()) return zero.status();
+  auto sign = c.Emit(positive ? "Greater" : "Less", {c.in(0), zero.value()[0]}, {});
+  if (!sign.ok()) return sign.status();
+  return c.Final("LogicalAnd", {inf.value()[0], sign.value()[0]}, {});
 }
 
 Status MapNonZero(NodeContext& c) {
@@ -512,8 +581,11 @@ Status MapScatterElements(NodeContext& c) {
 
 Status MapScatterNd(NodeContext& c) {
   const std::string reduction = c.Str("reduction", "none");
-  if (reduction != "none") return Unsupported("ScatterND reduction=" + reduction);
-  return Simple(c, "TensorScatterUpdate");
+  if (reduction == "none") return Simple(c, "TensorScatterUpdate");
+  if (reduction == "add") return Simple(c, "TensorScatterAdd");
+  if (reduction == "max") return Simple(c, "TensorScatterMax");
+  if (reduction == "min") return Simple(c, "TensorScatterMin");
+  return Unsupported("ScatterND reduction=" + reduction + " (no TensorScatter op for it)");
 }
 
 // Inference Dropout is the identity; its mask (all true) is Cast(OnesLike(x), bool).
@@ -531,20 +603,74 @@ Status MapDropout(NodeContext& c) {
                    {{"dst_type", int64_t{static_cast<int32_t>(DataType::kBool)}}});
 }
 
+// batch_dims = b > 0: GatherNd (which has no batch dims) on the indices prefixed with each
+// index tuple's batch coordinates (a constant [..., b] concatenated along the last axis); the
+// indices' shape must be known at convert time.
 Status MapGatherNd(NodeContext& c) {
-  if (c.Int("batch_dims", 0) != 0) return Unsupported("GatherND batch_dims != 0");
-  return Simple(c, "GatherNd");
+  const int64_t b = c.Int("batch_dims", 0);
+  if (b == 0) return Simple(c, "GatherNd");
+  const int64_t r = c.rank(1);
+  if (b < 0 || r < 0 || b >= r || c.rank(0) <= b) {
+    return Unsupported("GatherND batch_dims outside [0, rank(indices) - 1) or of unknown rank");
+  }
+  const auto& idims = c.dims(1);
+  const auto& xdims = c.dims(0);
+  constexpr int64_t kMaxPrefix = int64_t{1} << 20;
+  int64_t tuples = 1;
+  for (int64_t i = 0; i + 1 < r; ++i) {
+    const int64_t d = idims[static_cast<size_t>(i)];
+    if (d < 0 || (i < b && xdims[static_cast<size_t>(i)] != d) ||
+        __builtin_mul_overflow(tuples, d, &tuples) || tuples > kMaxPrefix / b) {
+      return Unsupported(fmt::format(
+          "GatherND batch_dims needs known indices dims matching the data's batch dims, with at "
+          "most {} batch coordinates",
+          kMaxPrefix));
+    }
+  }
+  std::vector<int64_t> prefix(static_cast<size_t>(tuples * b));
+  for (int64_t e = 0; e < tuples; ++e) {
+    int64_t rest = e;
+    for (int64_t j = r - 2; j >= 0; --j) {
+      const int64_t d = idims[static_cast<size_t>(j)];
+      if (j < b) prefix[static_cast<size_t>(e * b + j)] = d > 0 ? rest % d : 0;
+      rest = d > 0 ? rest / d : 0;
+    }
+  }
+  std::vector<int64_t> prefix_dims(idims.begin(), idims.end() - 1);
+  prefix_dims.push_back(b);
+  HostTensor t = Int64Tensor(prefix, prefix_dims);
+  if (c.dtype(1) == DataType::kInt32) {
+    t = Int32Tensor(std::vector<int32_t>(prefix.begin(), prefix.end()), prefix_dims);
+  }
+  auto indices = c.Emit("ConcatD", {c.Const(std::move(t)), c.in(1)},
+                        {{"concat_dim", r - 1}, {"N", int64_t{2}}});
+  if (!indices.ok()) return indices.status();
+  return c.Final("GatherNd", {c.in(0), indices.value()[0]}, {});
 }
 
+// ONNX Pow keeps the base's type. A float base with an exponent of another type: the exponent
+// is cast to the base's type; an integer base with a float exponent: Pow runs in the
+// exponent's type and the result is cast back (truncated, as ONNX's Cast does).
 Status MapPow(NodeContext& c) {
   auto is_float = [](DataType t) {
     return t == DataType::kFloat || t == DataType::kFloat16 || t == DataType::kDouble ||
            t == DataType::kBf16;
   };
-  if (is_float(c.dtype(1)) && !is_float(c.dtype(0))) {
-    return Unsupported("integer base with a float exponent (CANN Pow promotes the output)");
+  if (!c.has(0) || !c.has(1)) return Simple(c, "Pow");
+  const DataType base = c.dtype(0);
+  const DataType exponent = c.dtype(1);
+  if (base == exponent) return Simple(c, "Pow");
+  if (is_float(base)) {
+    auto e = CastTo(c, c.in(1), base);
+    if (!e.ok()) return e.status();
+    return c.Final("Pow", {c.in(0), e.value()}, {});
   }
-  return Simple(c, "Pow");
+  if (!is_float(exponent)) return Simple(c, "Pow");
+  auto b = CastTo(c, c.in(0), exponent);
+  if (!b.ok()) return b.status();
+  auto pow = c.Emit("Pow", {b.value(), c.in(1)}, {});
+  if (!pow.ok()) return pow.status();
+  return c.Final("Cast", {pow.value()[0]}, {{"dst_type", int64_t{static_cast<int32_t>(base)}}});
 }
 
 template <const char* kCann>

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <optional>
 #include <utility>
 
 #include "convert/onnx_ops.h"
@@ -52,25 +53,61 @@ Result<int32_t> To2d(NodeContext& c, int32_t value) {
   return out.value()[0];
 }
 
+// Largest stride, dilation, pad or kernel value the window mappings pass on (the ops' limit).
+constexpr int64_t kMaxWindowValue = int64_t{1} << 24;
+
+bool InWindowRange(const std::vector<int64_t>& values, int64_t min) {
+  return std::all_of(values.begin(), values.end(),
+                     [min](int64_t v) { return v >= min && v <= kMaxWindowValue; });
+}
+
+// ONNX pads [begin..., end...] of three spatial dims -> CANN's [head, tail, top, bottom, left,
+// right].
+std::vector<int64_t> Pads3d(const std::vector<int64_t>& p) {
+  return {p[0], p[3], p[1], p[4], p[2], p[5]};
+}
+
+std::vector<int64_t> Ncdhw(int64_t fill, const std::vector<int64_t>& spatial) {
+  return {fill, fill, spatial[0], spatial[1], spatial[2]};
+}
+
 Status MapConv(NodeContext& c) {
   const int64_t rank = c.rank(0);
-  if (rank != 4 && rank != 3) {
-    return Unsupported(fmt::format(
-        "Conv with a {}-D input (the op library has no Conv3D; 1-D and 2-D become Conv2D)", rank));
+  if (rank < 3 || rank > 5) {
+    return Unsupported(
+        fmt::format("Conv with a {}-D input (1-D and 2-D become Conv2D, 3-D Conv3D)", rank));
   }
-  if (c.rank(1) != rank || c.dims(1)[2] < 0) return Unsupported("Conv weights of unknown shape");
+  if (c.rank(1) != rank) return Unsupported("Conv weights of unknown shape");
   const bool one_d = rank == 3;
   std::vector<int64_t> kernel(c.dims(1).begin() + 2, c.dims(1).end());
+  if (!InWindowRange(kernel, 1)) return Unsupported("Conv weights of unknown or huge shape");
   const size_t sp = kernel.size();
   auto strides = c.IntList("strides", std::vector<int64_t>(sp, 1));
   auto dilations = c.IntList("dilations", std::vector<int64_t>(sp, 1));
   if (strides.size() != sp || dilations.size() != sp)
     return Unsupported("strides / dilations rank");
+  if (!InWindowRange(strides, 1) || !InWindowRange(dilations, 1)) {
+    return Unsupported(fmt::format("strides / dilations outside [1, {}]", kMaxWindowValue));
+  }
   auto pads = WindowPads(c, kernel, strides, dilations);
   if (!pads.ok()) return pads.status();
   std::vector<int64_t> p = pads.value();
+  if (!InWindowRange(p, 0))
+    return Unsupported(fmt::format("pads outside [0, {}]", kMaxWindowValue));
   int32_t x = c.in(0);
   int32_t w = c.in(1);
+  if (rank == 5) {
+    c.builder().SetFormat(x, Format::kNcdhw);
+    c.builder().SetFormat(w, Format::kNcdhw);
+    std::vector<int32_t> ins = {x, w};
+    if (c.has(2)) ins.push_back(c.in(2));
+    return c.Final("Conv3D", std::move(ins),
+                   {{"strides", Ncdhw(1, strides)},
+                    {"pads", Pads3d(p)},
+                    {"dilations", Ncdhw(1, dilations)},
+                    {"groups", c.Int("group", 1)},
+                    {"data_format", std::string("NCDHW")}});
+  }
   if (one_d) {
     auto x2 = To2d(c, x);
     if (!x2.ok()) return x2.status();
@@ -97,71 +134,198 @@ Status MapConv(NodeContext& c) {
   return c.Final("Squeeze", {y.value()[0]}, {{"axis", std::vector<int64_t>{2}}});
 }
 
+// Output size of one spatial dim of ConvTranspose before pads: stride * (in - 1) + out_pad +
+// (kernel - 1) * dilation + 1; nullopt when it overflows.
+std::optional<int64_t> DeconvFull(int64_t in, int64_t stride, int64_t out_pad, int64_t kernel,
+                                  int64_t dilation) {
+  int64_t a = 0;
+  int64_t b = 0;
+  int64_t full = 0;
+  if (__builtin_mul_overflow(stride, in - 1, &a) ||
+      __builtin_mul_overflow(kernel - 1, dilation, &b) ||
+      __builtin_add_overflow(a, b + out_pad + 1, &full)) {
+    return std::nullopt;
+  }
+  return full;
+}
+
+// 1-D ConvTranspose runs as Conv2DTranspose on [N, C, 1, L] (Unsqueeze / Squeeze), 2-D as
+// Conv2DTranspose, 3-D as Conv3DTranspose; input_size is computed here from the ONNX rules.
 Status MapConvTranspose(NodeContext& c) {
-  if (c.rank(0) != 4 || c.rank(1) != 4) return Unsupported("ConvTranspose with a non-4-D input");
+  const int64_t rank = c.rank(0);
+  if (rank < 3 || rank > 5 || c.rank(1) != rank) {
+    return Unsupported(
+        fmt::format("ConvTranspose with a {}-D input (1-D and 2-D become Conv2DTranspose, 3-D "
+                    "Conv3DTranspose)",
+                    rank));
+  }
+  const size_t sp = static_cast<size_t>(rank - 2);
   const auto& xd = c.dims(0);
   const auto& wd = c.dims(1);
-  if (xd[2] < 0 || xd[3] < 0 || wd[2] < 0 || wd[3] < 0) {
-    return Unsupported("ConvTranspose with unknown spatial dims");
+  std::vector<int64_t> kernel(wd.begin() + 2, wd.end());
+  std::vector<int64_t> in_sp(xd.begin() + 2, xd.end());
+  if (!InWindowRange(kernel, 1) ||
+      !std::all_of(in_sp.begin(), in_sp.end(), [](int64_t v) { return v >= 0; })) {
+    return Unsupported("ConvTranspose with unknown spatial dims or a huge kernel");
   }
-  const std::vector<int64_t> kernel = {wd[2], wd[3]};
-  auto strides = c.IntList("strides", {1, 1});
-  auto dilations = c.IntList("dilations", {1, 1});
-  auto out_pad = c.IntList("output_padding", {0, 0});
-  auto pads = c.IntList("pads", {0, 0, 0, 0});
-  if (strides.size() != 2 || dilations.size() != 2 || out_pad.size() != 2 || pads.size() != 4) {
+  auto strides = c.IntList("strides", std::vector<int64_t>(sp, 1));
+  auto dilations = c.IntList("dilations", std::vector<int64_t>(sp, 1));
+  auto out_pad = c.IntList("output_padding", std::vector<int64_t>(sp, 0));
+  auto pads = c.IntList("pads", std::vector<int64_t>(2 * sp, 0));
+  if (strides.size() != sp || dilations.size() != sp || out_pad.size() != sp ||
+      pads.size() != 2 * sp) {
     return Unsupported("ConvTranspose attribute ranks");
   }
-  const std::string auto_pad = c.Str("auto_pad", "NOTSET");
-  if (auto_pad == "VALID") pads.assign(4, 0);
-  const int64_t group = c.Int("group", 1);
-  std::vector<int64_t> size = {xd[0], wd[1] * group, 0, 0};
-  const auto output_shape = c.IntList("output_shape", {});
-  const bool same = auto_pad == "SAME_UPPER" || auto_pad == "SAME_LOWER";
-  for (size_t i = 0; i < 2; ++i) {
-    const int64_t full =
-        strides[i] * (xd[2 + i] - 1) + out_pad[i] + (kernel[i] - 1) * dilations[i] + 1;
-    int64_t out = full - pads[i] - pads[2 + i];
-    if (output_shape.size() == 2) out = output_shape[i];
-    if (same && output_shape.size() != 2) out = xd[2 + i] * strides[i];
-    if (same || output_shape.size() == 2) {
-      const int64_t total = std::max<int64_t>(0, full - out);
-      pads[i] = auto_pad == "SAME_UPPER" ? total / 2 : total - total / 2;
-      pads[2 + i] = total - pads[i];
-    }
-    size[2 + i] = out;
+  if (!InWindowRange(strides, 1) || !InWindowRange(dilations, 1) || !InWindowRange(out_pad, 0) ||
+      !InWindowRange(pads, 0)) {
+    return Unsupported(
+        fmt::format("ConvTranspose attribute values outside [0, {}]", kMaxWindowValue));
   }
-  c.builder().SetFormat(c.in(0), Format::kNchw);
-  c.builder().SetFormat(c.in(1), Format::kNchw);
-  std::vector<int32_t> ins = {c.ConstI64(size), c.in(0), c.in(1)};
+  const std::string auto_pad = c.Str("auto_pad", "NOTSET");
+  if (auto_pad == "VALID") pads.assign(2 * sp, 0);
+  const int64_t group = c.Int("group", 1);
+  int64_t out_channels = 0;
+  if (group < 1 || wd[1] < 0 || __builtin_mul_overflow(wd[1], group, &out_channels)) {
+    return Unsupported("ConvTranspose group / weight shape");
+  }
+  std::vector<int64_t> size = {xd[0], out_channels};
+  const auto output_shape = c.IntList("output_shape", {});
+  const bool explicit_shape = output_shape.size() == sp;
+  if (explicit_shape && !InWindowRange(output_shape, 0)) {
+    return Unsupported(fmt::format("ConvTranspose output_shape outside [0, {}]", kMaxWindowValue));
+  }
+  const bool same = auto_pad == "SAME_UPPER" || auto_pad == "SAME_LOWER";
+  for (size_t i = 0; i < sp; ++i) {
+    const auto full = DeconvFull(in_sp[i], strides[i], out_pad[i], kernel[i], dilations[i]);
+    if (!full) return Unsupported("ConvTranspose output size overflows");
+    int64_t out = *full - pads[i] - pads[sp + i];
+    if (explicit_shape) out = output_shape[i];
+    if (same && !explicit_shape && __builtin_mul_overflow(in_sp[i], strides[i], &out)) {
+      return Unsupported("ConvTranspose output size overflows");
+    }
+    if (same || explicit_shape) {
+      const int64_t total = std::max<int64_t>(0, *full - out);
+      pads[i] = auto_pad == "SAME_UPPER" ? total / 2 : total - total / 2;
+      pads[sp + i] = total - pads[i];
+    }
+    if (out < 0) return Unsupported("ConvTranspose with a negative output size");
+    size.push_back(out);
+  }
+  std::vector<int32_t> ins = {-1, c.in(0), c.in(1)};
   if (c.has(2)) ins.push_back(c.in(2));
-  return c.Final("Conv2DTranspose", std::move(ins),
-                 {{"strides", std::vector<int64_t>{1, 1, strides[0], strides[1]}},
-                  {"pads", std::vector<int64_t>{pads[0], pads[2], pads[1], pads[3]}},
-                  {"dilations", std::vector<int64_t>{1, 1, dilations[0], dilations[1]}},
-                  {"groups", group},
-                  {"data_format", std::string("NCHW")},
-                  {"output_padding", std::vector<int64_t>{0, 0, out_pad[0], out_pad[1]}}});
+  if (sp == 3) {
+    c.builder().SetFormat(c.in(0), Format::kNcdhw);
+    c.builder().SetFormat(c.in(1), Format::kNcdhw);
+    ins[0] = c.ConstI64(size);
+    return c.Final("Conv3DTranspose", std::move(ins),
+                   {{"strides", Ncdhw(1, strides)},
+                    {"pads", Pads3d(pads)},
+                    {"dilations", Ncdhw(1, dilations)},
+                    {"groups", group},
+                    {"data_format", std::string("NCDHW")},
+                    {"output_padding", Ncdhw(0, out_pad)}});
+  }
+  if (sp == 1) {
+    for (size_t j : {size_t{1}, size_t{2}}) {
+      auto v = To2d(c, ins[j]);
+      if (!v.ok()) return v.status();
+      ins[j] = v.value();
+    }
+    size.insert(size.begin() + 2, 1);
+    strides.insert(strides.begin(), 1);
+    dilations.insert(dilations.begin(), 1);
+    out_pad.insert(out_pad.begin(), 0);
+    pads = {0, pads[0], 0, pads[1]};
+  }
+  c.builder().SetFormat(ins[1], Format::kNchw);
+  c.builder().SetFormat(ins[2], Format::kNchw);
+  ins[0] = c.ConstI64(size);
+  AttrMap attrs{{"strides", std::vector<int64_t>{1, 1, strides[0], strides[1]}},
+                {"pads", std::vector<int64_t>{pads[0], pads[2], pads[1], pads[3]}},
+                {"dilations", std::vector<int64_t>{1, 1, dilations[0], dilations[1]}},
+                {"groups", group},
+                {"data_format", std::string("NCHW")},
+                {"output_padding", std::vector<int64_t>{0, 0, out_pad[0], out_pad[1]}}};
+  if (sp == 2) return c.Final("Conv2DTranspose", std::move(ins), std::move(attrs));
+  auto y = c.Emit("Conv2DTranspose", std::move(ins), std::move(attrs));
+  if (!y.ok()) return y.status();
+  return c.Final("Squeeze", {y.value()[0]}, {{"axis", std::vector<int64_t>{2}}});
+}
+
+// Pooling with three spatial dims, or with dilations (MaxPoolV3 has none): MaxPool3D /
+// AvgPool3D on NCDHW, lower ranks given unit D (and H) dims by Unsqueeze and Squeeze.
+Status MapPool3d(NodeContext& c, bool is_max, std::vector<int64_t> kernel,
+                 std::vector<int64_t> strides, std::vector<int64_t> dilations,
+                 const std::vector<int64_t>& pads) {
+  const size_t sp = kernel.size();
+  const size_t add = 3 - sp;
+  std::vector<int64_t> p(2 * 3, 0);
+  for (size_t i = 0; i < sp; ++i) {
+    p[add + i] = pads[i];
+    p[3 + add + i] = pads[sp + i];
+  }
+  kernel.insert(kernel.begin(), add, 1);
+  strides.insert(strides.begin(), add, 1);
+  dilations.insert(dilations.begin(), add, 1);
+  std::vector<int64_t> axes;
+  for (size_t i = 0; i < add; ++i) axes.push_back(static_cast<int64_t>(2 + i));
+  int32_t x = c.in(0);
+  if (add > 0) {
+    auto x5 = c.Emit("Unsqueeze", {x}, {{"axes", axes}});
+    if (!x5.ok()) return x5.status();
+    x = x5.value()[0];
+  }
+  c.builder().SetFormat(x, Format::kNcdhw);
+  const std::string cann = is_max ? "MaxPool3D" : "AvgPool3D";
+  AttrMap attrs{{"ksize", Ncdhw(1, kernel)},
+                {"strides", Ncdhw(1, strides)},
+                {"pads", Pads3d(p)},
+                {"data_format", std::string("NCDHW")}};
+  if (is_max) {
+    attrs["padding"] = std::string("CALCULATED");
+    attrs["dilation"] = Ncdhw(1, dilations);
+    attrs["ceil_mode"] = c.Int("ceil_mode", 0) != 0 ? int64_t{1} : int64_t{0};
+  } else {
+    attrs["ceil_mode"] = c.Int("ceil_mode", 0) != 0;
+    attrs["count_include_pad"] = c.Int("count_include_pad", 0) != 0;
+  }
+  if (add == 0) return c.Final(cann, {x}, std::move(attrs), 1);
+  auto y = c.Emit(cann, {x}, std::move(attrs));
+  if (!y.ok()) return y.status();
+  return c.Final("Squeeze", {y.value()[0]}, {{"axis", axes}});
 }
 
 Status MapPool(NodeContext& c, bool is_max) {
   const std::string cann = is_max ? "MaxPoolV3" : "AvgPoolV2";
   const int64_t rank = c.rank(0);
   const bool one_d = rank == 3;
-  if (rank != 4 && !one_d)
-    return Unsupported(fmt::format("{} is 2-D only (input rank {})", cann, rank));
+  if (rank < 3 || rank > 5) {
+    return Unsupported(fmt::format("{} of a {}-D input (1-D to 3-D pooling only)", c.op(), rank));
+  }
   if (is_max && c.wants(1)) return Unsupported("MaxPool Indices output (not in MaxPoolV3)");
   if (c.Int("storage_order", 0) != 0) return Unsupported("storage_order=1");
   auto kernel = c.IntList("kernel_shape", {});
   if (kernel.size() != static_cast<size_t>(rank - 2)) return Unsupported("kernel_shape rank");
   auto strides = c.IntList("strides", std::vector<int64_t>(kernel.size(), 1));
   auto dilations = c.IntList("dilations", std::vector<int64_t>(kernel.size(), 1));
-  if (strides.size() != kernel.size()) return Unsupported("strides rank");
-  for (int64_t d : dilations) {
-    if (d != 1) return Unsupported(cann + " has no dilations");
+  if (strides.size() != kernel.size() || dilations.size() != kernel.size()) {
+    return Unsupported("strides / dilations rank");
+  }
+  if (!InWindowRange(kernel, 1) || !InWindowRange(strides, 1) || !InWindowRange(dilations, 1)) {
+    return Unsupported(
+        fmt::format("kernel_shape / strides / dilations outside [1, {}]", kMaxWindowValue));
+  }
+  const bool dilated =
+      std::any_of(dilations.begin(), dilations.end(), [](int64_t d) { return d != 1; });
+  if (dilated && !is_max) {
+    return Unsupported("AveragePool with dilations (AvgPoolV2 and AvgPool3D have none)");
   }
   auto pads = WindowPads(c, kernel, strides, dilations);
   if (!pads.ok()) return pads.status();
+  if (!InWindowRange(pads.value(), 0)) {
+    return Unsupported(fmt::format("pads outside [0, {}]", kMaxWindowValue));
+  }
+  if (rank == 5 || dilated) return MapPool3d(c, is_max, kernel, strides, dilations, pads.value());
   std::vector<int64_t> p = pads.value();
   int32_t x = c.in(0);
   if (one_d) {
@@ -290,14 +454,39 @@ Status NormOnNchwView(NodeContext& c, const std::string& cann, std::vector<int32
   return c.Final("Reshape", {y.value()[0], c.ConstI64(dims)}, {});
 }
 
+// Training mode (4-D only): BatchNorm with is_training normalises with the batch statistics;
+// ONNX's running statistics are input * momentum + batch * (1 - momentum), from the batch mean
+// and (biased) variance that BatchNorm gives as reserve_space_1 / reserve_space_2.
 Status MapBatchNorm(NodeContext& c) {
-  if (c.Int("training_mode", 0) != 0 || c.wants(1) || c.wants(2)) {
-    return Unsupported("BatchNormalization training mode (running statistics outputs)");
+  const bool training = c.Int("training_mode", 0) != 0;
+  if (!training) {
+    if (c.wants(1) || c.wants(2)) {
+      return Unsupported("BatchNormalization statistics outputs without training_mode");
+    }
+    return NormOnNchwView(c, "BatchNorm", {c.in(1), c.in(2), c.in(3), c.in(4)},
+                          {{"epsilon", c.Float("epsilon", 1e-5f)},
+                           {"data_format", std::string("NCHW")},
+                           {"is_training", false}});
   }
-  return NormOnNchwView(c, "BatchNorm", {c.in(1), c.in(2), c.in(3), c.in(4)},
-                        {{"epsilon", c.Float("epsilon", 1e-5f)},
-                         {"data_format", std::string("NCHW")},
-                         {"is_training", false}});
+  if (c.rank(0) != 4) return Unsupported("BatchNormalization training mode of a non-4-D input");
+  c.builder().SetFormat(c.in(0), Format::kNchw);
+  const float momentum = c.Float("momentum", 0.9f);
+  const bool stats = c.wants(1) || c.wants(2);
+  auto bn = c.FinalPartial("BatchNorm", {c.in(0), c.in(1), c.in(2), c.in(3), c.in(4)},
+                           {{"epsilon", c.Float("epsilon", 1e-5f)},
+                            {"data_format", std::string("NCHW")},
+                            {"is_training", true}},
+                           stats ? 6 : 1, 1);
+  if (!bn.ok()) return bn.status();
+  for (size_t j = 1; j <= 2; ++j) {
+    if (!c.wants(j)) continue;
+    auto running = c.Emit("Muls", {c.in(2 + j)}, {{"value", momentum}});
+    if (!running.ok()) return running.status();
+    auto batch = c.Emit("Muls", {bn.value()[2 + j]}, {{"value", 1.0f - momentum}});
+    if (!batch.ok()) return batch.status();
+    ACLSIM_RETURN_IF_ERROR(c.FinalAt(j, "Add", {running.value()[0], batch.value()[0]}, {}));
+  }
+  return Status::Ok();
 }
 
 Status MapInstanceNorm(NodeContext& c) {

@@ -203,15 +203,120 @@ TEST(OnnxImportTest, OneErrorListsEveryUnsupportedOpWithItsNodes) {
 
 TEST(OnnxImportTest, UnsupportedFormsAreListedWithTheReason) {
   OnnxModelBuilder b;
-  b.Input("x", onnx::TensorProto::FLOAT, {1, 2, 4, 4, 4});
-  b.InitFloat("w", {2, 2, 1, 1, 1}, std::vector<float>(4, 1.0f));
-  b.Node("Conv", {"x", "w"}, {"y"}, "conv3d");
+  b.Input("x", onnx::TensorProto::FLOAT, {1, 2, 4, 4});
+  auto* pool = b.Node("MaxPool", {"x"}, {"y", "indices"}, "pool");
+  OnnxModelBuilder::Ints(pool, "kernel_shape", {2, 2});
   b.Output("y");
+  b.Output("indices", onnx::TensorProto::INT64);
   auto m = Import(b);
   ASSERT_FALSE(m.ok());
-  EXPECT_NE(m.status().message().find("node 'conv3d' (Conv): Conv with a 5-D input"),
+  EXPECT_NE(m.status().message().find("node 'pool' (MaxPool): MaxPool Indices output"),
             std::string::npos)
       << m.status().message();
+}
+
+std::vector<std::string> NodeTypes(const core::ModelFile& m) {
+  std::vector<std::string> types;
+  for (const auto& n : m.nodes) types.push_back(n.type);
+  return types;
+}
+
+const std::vector<int64_t>& IntsAttr(const core::ModelNode& n, const std::string& name) {
+  return std::get<std::vector<int64_t>>(n.attrs.at(name));
+}
+
+TEST(OnnxImportTest, ThreeDimensionalConvAndPoolingBecomeConv3DAndPool3D) {
+  OnnxModelBuilder b;
+  b.Input("x", onnx::TensorProto::FLOAT, {1, 2, 4, 4, 4});
+  b.InitFloat("w", {2, 2, 1, 1, 1}, std::vector<float>(4, 1.0f));
+  auto* conv = b.Node("Conv", {"x", "w"}, {"c"}, "conv3d");
+  OnnxModelBuilder::Ints(conv, "pads", {1, 0, 0, 0, 1, 0});  // [d, h, w] begins, then ends
+  OnnxModelBuilder::Ints(conv, "strides", {1, 1, 2});
+  auto* pool = b.Node("AveragePool", {"c"}, {"y"}, "pool3d");
+  OnnxModelBuilder::Ints(pool, "kernel_shape", {2, 2, 2});
+  OnnxModelBuilder::Ints(pool, "strides", {2, 2, 2});
+  OnnxModelBuilder::Int(pool, "count_include_pad", 1);
+  b.Output("y");
+  const auto m = ImportValid(b);
+  ASSERT_EQ(NodeTypes(m), (std::vector<std::string>{"Conv3D", "AvgPool3D"}));
+  EXPECT_EQ(IntsAttr(m.nodes[0], "pads"), (std::vector<int64_t>{1, 0, 0, 1, 0, 0}));
+  EXPECT_EQ(IntsAttr(m.nodes[0], "strides"), (std::vector<int64_t>{1, 1, 1, 1, 2}));
+  EXPECT_EQ(std::get<std::string>(m.nodes[0].attrs.at("data_format")), "NCDHW");
+  EXPECT_EQ(IntsAttr(m.nodes[1], "ksize"), (std::vector<int64_t>{1, 1, 2, 2, 2}));
+  EXPECT_TRUE(std::get<bool>(m.nodes[1].attrs.at("count_include_pad")));
+  // Conv: [1, 2, 5, 5, 2]; pooling by 2: [1, 2, 2, 2, 1].
+  EXPECT_EQ(OutputTensor(m, 0).desc.dims, (std::vector<int64_t>{1, 2, 2, 2, 1}));
+}
+
+TEST(OnnxImportTest, DilatedMaxPoolRunsAsMaxPool3DOnAUnitDepth) {
+  OnnxModelBuilder b;
+  b.Input("x", onnx::TensorProto::FLOAT, {1, 1, 8, 8});
+  auto* pool = b.Node("MaxPool", {"x"}, {"y"}, "pool");
+  OnnxModelBuilder::Ints(pool, "kernel_shape", {2, 2});
+  OnnxModelBuilder::Ints(pool, "dilations", {2, 3});
+  b.Output("y");
+  const auto m = ImportValid(b);
+  ASSERT_EQ(NodeTypes(m), (std::vector<std::string>{"Unsqueeze", "MaxPool3D", "Squeeze"}));
+  EXPECT_EQ(IntsAttr(m.nodes[1], "dilation"), (std::vector<int64_t>{1, 1, 1, 2, 3}));
+  EXPECT_EQ(OutputTensor(m, 0).desc.dims, (std::vector<int64_t>{1, 1, 6, 5}));
+}
+
+TEST(OnnxImportTest, OneDimensionalConvTransposeRunsAsConv2DTranspose) {
+  OnnxModelBuilder b;
+  b.Input("x", onnx::TensorProto::FLOAT, {1, 1, 3});
+  b.InitFloat("w", {1, 2, 3}, std::vector<float>(6, 1.0f));
+  b.Node("ConvTranspose", {"x", "w"}, {"y"}, "deconv");
+  b.Output("y");
+  const auto m = ImportValid(b);
+  ASSERT_EQ(NodeTypes(m), (std::vector<std::string>{"Unsqueeze", "Conv2DTranspose", "Squeeze"}));
+  EXPECT_EQ(OutputTensor(m, 0).desc.dims, (std::vector<int64_t>{1, 2, 5}));
+}
+
+TEST(OnnxImportTest, ArgMaxSelectLastIndexSearchesTheReversedAxis) {
+  OnnxModelBuilder b;
+  b.Input("x", onnx::TensorProto::FLOAT, {2, 5});
+  auto* arg = b.Node("ArgMax", {"x"}, {"y"}, "argmax");
+  OnnxModelBuilder::Int(arg, "axis", 1);
+  OnnxModelBuilder::Int(arg, "select_last_index", 1);
+  b.Output("y", onnx::TensorProto::INT64);
+  const auto m = ImportValid(b);
+  ASSERT_EQ(NodeTypes(m), (std::vector<std::string>{"GatherV2", "ArgMaxV2", "Sub", "ExpandDims"}));
+  EXPECT_EQ(ConstInts(m, m.nodes[0].inputs[1]), (std::vector<int64_t>{4, 3, 2, 1, 0}));
+  EXPECT_EQ(OutputTensor(m, 0).desc.dims, (std::vector<int64_t>{2, 1}));
+  EXPECT_EQ(OutputTensor(m, 0).desc.dtype, DataType::kInt64);
+}
+
+TEST(OnnxImportTest, SmallIntegerMaxRunsOnInt64AndIsCastBack) {
+  OnnxModelBuilder b;
+  b.Input("x", onnx::TensorProto::UINT8, {3});
+  b.Input("y", onnx::TensorProto::UINT8, {3});
+  b.Node("Max", {"x", "y"}, {"z"}, "max");
+  b.Output("z", onnx::TensorProto::UINT8);
+  const auto m = ImportValid(b);
+  ASSERT_EQ(NodeTypes(m), (std::vector<std::string>{"Cast", "Cast", "Maximum", "Cast"}));
+  EXPECT_EQ(OutputTensor(m, 0).desc.dtype, DataType::kUint8);
+}
+
+TEST(OnnxImportTest, HostileWindowAttributesAreRefusedWithoutCrashing) {
+  const int64_t huge = int64_t{1} << 62;
+  for (const char* attr : {"strides", "dilations", "pads"}) {
+    OnnxModelBuilder b;
+    b.Input("x", onnx::TensorProto::FLOAT, {1, 1, 4, 4, 4});
+    b.InitFloat("w", {1, 1, 2, 2, 2}, std::vector<float>(8, 1.0f));
+    auto* conv = b.Node("Conv", {"x", "w"}, {"y"}, "conv");
+    OnnxModelBuilder::Ints(conv, attr,
+                           std::string(attr) == "pads" ? std::vector<int64_t>(6, huge)
+                                                       : std::vector<int64_t>{huge, 1, 1});
+    b.Output("y");
+    EXPECT_FALSE(Import(b).ok()) << attr;
+  }
+  OnnxModelBuilder b;
+  b.Input("x", onnx::TensorProto::FLOAT, {1, 1, 4, 4, 4});
+  b.InitFloat("w", {1, 1, 2, 2, 2}, std::vector<float>(8, 1.0f));
+  auto* deconv = b.Node("ConvTranspose", {"x", "w"}, {"y"}, "deconv");
+  OnnxModelBuilder::Ints(deconv, "output_shape", {huge, huge, huge});
+  b.Output("y");
+  EXPECT_FALSE(Import(b).ok());
 }
 
 TEST(OnnxImportTest, ForceFp16CastsAroundCubeOpsAndFoldsWeights) {

@@ -1,6 +1,6 @@
-// ScatterElements and TensorScatterUpdate of the sim op library: values against the ONNX
-// examples, reductions, negative indices, shape errors and out-of-range indices (a failed
-// run, never a crash).
+// ScatterElements and TensorScatterUpdate / Add / Max / Min of the sim op library: values
+// against the ONNX examples, reductions (duplicate indices combine), negative indices, shape
+// errors and out-of-range indices (a failed run, never a crash).
 #include "tests/unit/ops/op_test_util.h"
 
 namespace aclsim::sim::ops::testing {
@@ -75,6 +75,32 @@ TEST(ScatterOps, TensorScatterUpdate) {
                    Bytes::Of(std::vector<int64_t>{1, 0}), Bytes::Of(std::vector<int64_t>{9})});
   ASSERT_TRUE(r.status.ok()) << r.status.message();
   EXPECT_EQ(r.outputs[0].As<int64_t>(), (std::vector<int64_t>{1, 2, 9, 4}));
+}
+
+TEST(ScatterOps, TensorScatterAddMaxMinCombineDuplicates) {
+  // x [4], indices [[1], [1], [3]], updates [5, -2, 7].
+  const std::vector<float> x = {1, 2, 3, 4};
+  const std::vector<int64_t> idx = {1, 1, 3};
+  const std::vector<float> updates = {5, -2, 7};
+  const std::vector<std::pair<std::string, std::vector<float>>> cases = {
+      {"TensorScatterAdd", {1, 5, 3, 11}},
+      {"TensorScatterMax", {1, 5, 3, 7}},
+      {"TensorScatterMin", {1, -2, 3, 4}}};
+  for (const auto& [type, want] : cases) {
+    driver::OpCall call = MakeCall(
+        type,
+        {Desc(DataType::kFloat, {4}), Desc(DataType::kInt64, {3, 1}), Desc(DataType::kFloat, {3})});
+    auto r = RunOp(call, {Bytes::Of(x), Bytes::Of(idx), Bytes::Of(updates)});
+    ASSERT_TRUE(r.status.ok()) << type << ": " << r.status.message();
+    EXPECT_EQ(r.outputs[0].As<float>(), want) << type;
+  }
+  // Out of range: a failed run.
+  driver::OpCall call = MakeCall(
+      "TensorScatterAdd",
+      {Desc(DataType::kFloat, {4}), Desc(DataType::kInt64, {1, 1}), Desc(DataType::kFloat, {1})});
+  auto r = RunOp(
+      call, {Bytes::Of(x), Bytes::Of(std::vector<int64_t>{4}), Bytes::Of(std::vector<float>{1})});
+  EXPECT_EQ(r.status.code(), StatusCode::kInvalidParam) << r.status.message();
 }
 
 TEST(ScatterOps, TensorScatterUpdateErrors) {
