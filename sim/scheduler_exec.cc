@@ -195,6 +195,7 @@ void Scheduler::Finish(const std::shared_ptr<SimTask>& t, Status status, bool re
   Work work;
   std::function<void(const driver::TaskFailure&)> handler;
   driver::TaskFailure failure;
+  bool hook = false;
   if (!status.ok()) {
     Lock lock(mu_);
     if (t->run == RunState::kDone) return;  // aborted meanwhile (device closed)
@@ -206,6 +207,13 @@ void Scheduler::Finish(const std::shared_ptr<SimTask>& t, Status status, bool re
     failure.error_code = status.detail();
     failure.message = status.message();
     if (report) handler = t->dev->failure_handler;
+    hook = report && t->task.kind == TaskKind::kKernel && t->task.on_failure;
+  }
+  if (hook) {
+    // The core's hook (exception dump) runs here, like the kernel's body, before the task
+    // completes: the kernel's buffers are still the program's.
+    Status ignored = Guarded("kernel failure hook", [&] { t->task.on_failure(failure); });
+    (void)ignored;
   }
   if (handler) {
     // The handler is the core's; an exception must not take down a worker thread.

@@ -119,6 +119,12 @@ aclError MapCode(StatusCode code) {
       return ACL_ERROR_PROF_NOT_RUN;
     case StatusCode::kProfRepeatSubscribe:
       return ACL_ERROR_PROF_REPEAT_SUBSCRIBE;
+    case StatusCode::kDumpAlreadyRun:
+      return ACL_ERROR_DUMP_ALREADY_RUN;
+    case StatusCode::kDumpNotRun:
+      return ACL_ERROR_DUMP_NOT_RUN;
+    case StatusCode::kInvalidDumpConfig:
+      return ACL_ERROR_INVALID_DUMP_CONFIG;
     case StatusCode::kInternal:
       return ACL_ERROR_INTERNAL_ERROR;
   }

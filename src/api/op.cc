@@ -167,9 +167,10 @@ Status ExecuteRememberedCall(const char* op_type, int num_inputs,
   call.num_outputs = static_cast<size_t>(num_outputs);
   call.attrs = attrs ? &attrs->attrs : nullptr;
   core::ResolvedOutputs resolved;
+  const auto dump = runtime.value()->dump().SingleOpTarget();
   ACLSIM_RETURN_IF_ERROR(core::ExecuteRemembered(
       *runtime.value(), *resolved_stream.value(), call, buffers.data(), buffers.data() + num_inputs,
-      update_outputs != nullptr ? &resolved : nullptr, launched));
+      update_outputs != nullptr ? &resolved : nullptr, launched, dump.get()));
   if (!*launched || update_outputs == nullptr) return Status::Ok();
   // As UpdateOutputDescs, on the descriptors looked up above.
   const auto& outs = resolved.descs();
@@ -188,7 +189,8 @@ Status ExecuteOnStream(core::OpLaunch launch, aclrtStream stream,
                        std::vector<driver::TensorDesc>* resolved) {
   ACLSIM_ASSIGN_OR_RETURN(auto runtime, core::Runtime::Get());
   ACLSIM_ASSIGN_OR_RETURN(auto resolved_stream, runtime->ResolveStream(stream, "stream"));
-  return core::ExecuteOp(*runtime, *resolved_stream, std::move(launch), resolved);
+  const auto dump = runtime->dump().SingleOpTarget();  // null unless a single-op dump is on
+  return core::ExecuteOp(*runtime, *resolved_stream, std::move(launch), resolved, dump.get());
 }
 
 }  // namespace aclsim::api

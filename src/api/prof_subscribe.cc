@@ -83,8 +83,8 @@ Status WriteAll(int fd, const void* data, size_t size) {
     const ssize_t n = ::write(fd, p, size);
     if (n < 0 && errno == EINTR) continue;
     if (n <= 0) {
-      status = Err(StatusCode::kWriteFile, "cannot write op info to the subscriber's fd {}: {}",
-                   fd, std::strerror(errno));
+      status = Err(StatusCode::kWriteFile, "cannot write op info to the subscriber's fd {}: {}", fd,
+                   std::strerror(errno));
       break;
     }
     p += n;
@@ -174,8 +174,7 @@ void DeliverSubscribed(uint32_t model_id, bool flush) {
 }  // namespace aclsim::api::prof
 
 aclprofSubscribeConfig* aclprofCreateSubscribeConfig(int8_t timeInfoSwitch,
-                                                     aclprofAicoreMetrics aicoreMetrics,
-                                                     void* fd) {
+                                                     aclprofAicoreMetrics aicoreMetrics, void* fd) {
   return api::ValueCall<aclprofSubscribeConfig*>(
       __func__, nullptr, [&]() -> Result<aclprofSubscribeConfig*> {
         ACLSIM_RETURN_IF_ERROR(core::Runtime::Current().status());
@@ -210,7 +209,8 @@ aclError aclprofDestroySubscribeConfig(const aclprofSubscribeConfig* profSubscri
   });
 }
 
-aclError aclprofModelSubscribe(uint32_t modelId, const aclprofSubscribeConfig* profSubscribeConfig) {
+aclError aclprofModelSubscribe(uint32_t modelId,
+                               const aclprofSubscribeConfig* profSubscribeConfig) {
   return api::ApiCall(__func__, [&]() -> Status {
     ACLSIM_ASSIGN_OR_RETURN(auto config, core::LookupHandle<aclprofSubscribeConfig>(
                                              profSubscribeConfig, "profSubscribeConfig"));

@@ -157,6 +157,8 @@ Status LoadedModel::Execute(Stream& stream, const std::vector<OpBuffer>& inputs,
   };
   std::vector<OpBuffer> in;
   std::vector<OpBuffer> out;
+  DumpTarget dump;
+  const bool dumping = BeginDump(&dump);
   for (size_t n = 0; n < model.nodes.size(); ++n) {
     const ModelNode& node = model.nodes[n];
     in.clear();
@@ -164,8 +166,8 @@ Status LoadedModel::Execute(Stream& stream, const std::vector<OpBuffer>& inputs,
     for (int32_t id : node.inputs) in.push_back(bind(id));
     for (int32_t id : node.outputs) out.push_back(bind(id));
     const ScopedTaskTag tag(node.name.c_str(), id_);
-    Status status =
-        LaunchCompiled(stream, plan.kernels[n], in.data(), in.size(), out.data(), out.size());
+    Status status = LaunchCompiled(stream, plan.kernels[n], in.data(), in.size(), out.data(),
+                                   out.size(), NodeDump(&dump, dumping, node));
     if (!status.ok()) {
       return Status(status.code(), fmt::format("model {} (id {}): node {} ({}): {}", model.name,
                                                id_, node.name, node.type, status.message()));
@@ -175,6 +177,30 @@ Status LoadedModel::Execute(Stream& stream, const std::vector<OpBuffer>& inputs,
   if (work_override == nullptr) last_stream_ = stream.shared_from_this();
   current_gear_.store(gear, std::memory_order_relaxed);
   return Status::Ok();
+}
+
+bool LoadedModel::BeginDump(DumpTarget* target) {
+  const uint64_t step = executions_++;
+  auto runtime = Runtime::Current();
+  if (!runtime.ok()) return false;
+  target->exception = runtime.value()->dump().Exception();
+  dump_step_.reset();
+  if (dump_ != nullptr && dump_->session->alive() && dump_->session->StepSelected(step)) {
+    dump_step_ = dump_->session;
+  }
+  if (target->exception == nullptr && dump_step_ == nullptr) return false;
+  target->model_name = file().name;
+  target->model_id = id_;
+  target->step = step;
+  return true;
+}
+
+const DumpTarget* LoadedModel::NodeDump(DumpTarget* target, bool dumping,
+                                        const ModelNode& node) const {
+  if (!dumping) return nullptr;
+  target->data = dump_step_ != nullptr && dump_->Selects(node.name) ? dump_step_ : nullptr;
+  target->op_name = node.name;
+  return target->any() ? target : nullptr;
 }
 
 Status LoadedModel::FillOutputCopies(Stream& stream, const std::vector<OpBuffer>& outputs,
@@ -276,6 +302,7 @@ Result<uint32_t> LoadModel(Runtime& runtime, std::shared_ptr<const ModelFile> fi
     id = registry.next_id++;
   }
   auto model = std::make_shared<LoadedModel>(id, compiled, device);
+  model->dump_ = runtime.dump().PlanForModel(compiled->file->name);
   auto work = ModelBuffer(runtime, *device, memory.work, memory.work_size, compiled->work_size,
                           "work", api, &model->owns_work_);
   if (!work.ok()) return work.status();

@@ -17,6 +17,10 @@
 // its intermediate outputs are allocated from the caching allocator and freed (stream-ordered)
 // after their last reader -- such models do allocate while they run.
 //
+// Data dump (core/data_dump.h): a model loaded while a dump configuration names it dumps the
+// selected nodes of its selected executions (steps: its executions since load, from 0); the
+// exception dump, when on, covers every node.
+//
 // Model ids are process-wide, start at 1 and are never reused while the process runs.
 //
 // Thread-safety: all functions may be called concurrently; executions of one model are
@@ -95,6 +99,11 @@ class LoadedModel {
   Status FillOutputCopies(Stream& stream, const std::vector<OpBuffer>& outputs, size_t gear,
                           const std::function<OpBuffer(int32_t)>& bind);
   Status ReleaseMemory(Runtime& runtime);
+  // The dump of the execution starting now (counts it as a step); false if nothing of it is
+  // dumped. mu_ held.
+  bool BeginDump(DumpTarget* target);
+  // The target of node `node` of that execution (null if nothing of it is dumped).
+  const DumpTarget* NodeDump(DumpTarget* target, bool dumping, const ModelNode& node) const;
 
   const uint32_t id_;
   const std::shared_ptr<const CompiledModel> compiled_;
@@ -110,6 +119,9 @@ class LoadedModel {
   std::shared_ptr<Stream> last_stream_;              // stream of the latest execution
   std::shared_ptr<Event> handoff_;                   // orders executions across streams
   std::vector<driver::TensorDesc> dynamic_outputs_;  // latest dynamic-shape execution's
+  std::shared_ptr<const ModelDumpPlan> dump_;        // set at load if a config names it
+  std::shared_ptr<const DumpSession> dump_step_;     // the data dump of this execution
+  uint64_t executions_ = 0;                          // dump steps
 };
 
 // Compiles `file` for the current device (aclmdlQuerySize, aclmdlGetDesc*).

@@ -73,6 +73,8 @@ Status LoadedModel::ExecuteDynamic(Stream& stream, const std::vector<OpBuffer>& 
                                              node.name, node.type, status.message()));
   };
 
+  DumpTarget dump;
+  const bool dumping = BeginDump(&dump);
   for (size_t n = 0; n < model.nodes.size(); ++n) {
     const ModelNode& node = model.nodes[n];
     OpLaunch launch;
@@ -149,7 +151,8 @@ Status LoadedModel::ExecuteDynamic(Stream& stream, const std::vector<OpBuffer>& 
       launch.outputs.push_back({resolved, false, buffers[t].data, buffers[t].size});
     }
     const ScopedTaskTag tag(node.name.c_str(), id_);
-    Status launched = ExecuteOp(*runtime, stream, std::move(launch), nullptr);
+    Status launched =
+        ExecuteOp(*runtime, stream, std::move(launch), nullptr, NodeDump(&dump, dumping, node));
     if (!launched.ok()) return fail(node, launched);
     // Intermediates read for the last time by this node go back to the allocator; it reuses
     // them only after the tasks enqueued so far have completed. The memory checker counts a

@@ -192,25 +192,48 @@ Result<std::shared_ptr<const driver::OpKernel>> CompileLaunch(Runtime& runtime, 
 // Submit with the memory checker on: device inputs (index < num_inputs) are reads, outputs
 // writes.
 Status SubmitChecked(Stream& stream, driver::Task task, const std::string& type, size_t num_inputs,
-                     const void* const* ptrs, const size_t* bytes, const size_t* index, size_t n) {
+                     const void* const* ptrs, const size_t* bytes, const size_t* index, size_t n,
+                     uint64_t* task_id) {
   std::vector<MemoryChecker::Access> accesses(n);
   for (size_t i = 0; i < n; ++i) accesses[i] = {ptrs[i], bytes[i], index[i] >= num_inputs};
   MemoryChecker& checker = MemoryChecker::Instance();
   Device& device = *stream.device();
   const std::string api = "op " + type;
   std::vector<std::string> violations = checker.Check(device, api.c_str(), accesses.data(), n);
-  uint64_t task_id = 0;
-  ACLSIM_RETURN_IF_ERROR(Submit(stream, std::move(task), &task_id));
-  checker.Record(device, &stream, task_id, accesses.data(), n);
+  ACLSIM_RETURN_IF_ERROR(Submit(stream, std::move(task), task_id));
+  checker.Record(device, &stream, *task_id, accesses.data(), n);
   for (const std::string& violation : violations) {
     ACLSIM_RETURN_IF_ERROR(MemoryChecker::Report(stream.shared_from_this(), violation));
   }
   return Status::Ok();
 }
 
+// The dump of a launch (core/data_dump.h): made only when a target applies.
+std::shared_ptr<KernelDump> MakeKernelDump(const DumpTarget& target, const Stream& stream,
+                                           const std::shared_ptr<const driver::OpKernel>& kernel,
+                                           const driver::KernelBuffer* inputs, size_t num_inputs,
+                                           const driver::KernelBuffer* outputs,
+                                           size_t num_outputs) {
+  auto dump = std::make_shared<KernelDump>(
+      target, kernel, std::vector<driver::KernelBuffer>(inputs, inputs + num_inputs),
+      std::vector<driver::KernelBuffer>(outputs, outputs + num_outputs), stream.device()->id(),
+      stream.queue());
+  dump->WriteArgs();
+  return dump;
+}
+
+// A host function right after a dumped kernel on its stream writes the data-dump file.
+Status SubmitDumpWriter(Stream& stream, const std::shared_ptr<KernelDump>& dump, uint64_t task_id) {
+  driver::Task writer;
+  writer.kind = driver::TaskKind::kHostFunc;
+  writer.label = "data dump";
+  writer.host_fn = [dump, task_id]() { dump->WriteData(task_id); };
+  return Submit(stream, std::move(writer));
+}
+
 Status LaunchKernel(Stream& stream, const std::shared_ptr<const driver::OpKernel>& kernel,
                     const OpBuffer* in, size_t num_in, const OpBuffer* out, size_t num_out,
-                    std::vector<driver::TensorDesc>* resolved_outputs) {
+                    std::vector<driver::TensorDesc>* resolved_outputs, const DumpTarget* dump) {
   Device& device = *stream.device();
   const driver::OpCall& resolved = kernel->call();
   const std::string& type = resolved.type;
@@ -320,6 +343,11 @@ Status LaunchKernel(Stream& stream, const std::shared_ptr<const driver::OpKernel
 
   std::shared_ptr<std::vector<std::vector<int64_t>>> dims;
   if (kernel->dynamic_output_shape()) dims = std::make_shared<std::vector<std::vector<int64_t>>>();
+  std::shared_ptr<KernelDump> kernel_dump;
+  if (dump != nullptr && dump->any()) {
+    kernel_dump = MakeKernelDump(*dump, stream, kernel, inputs.data(), inputs.size(),
+                                 outputs.data(), outputs.size());
+  }
   driver::Task task;
   task.kind = driver::TaskKind::kKernel;
   task.engine = kernel->engine();
@@ -327,16 +355,28 @@ Status LaunchKernel(Stream& stream, const std::shared_ptr<const driver::OpKernel
   task.work = std::move(work);
   task.label = type.c_str();  // lives as long as the kernel the task holds
   task.kernel_fn = [kernel, inputs = std::move(inputs), outputs = std::move(outputs), host_copies,
-                    dims]() {
-    return kernel->Run({inputs.data(), inputs.size()}, {outputs.data(), outputs.size()},
-                       dims.get());
+                    dims, kernel_dump]() {
+    if (kernel_dump) kernel_dump->BeforeRun();
+    Status status =
+        kernel->Run({inputs.data(), inputs.size()}, {outputs.data(), outputs.size()}, dims.get());
+    if (kernel_dump && status.ok()) kernel_dump->AfterRun(dims.get());
+    return status;
   };
   (void)host_copies;  // held by the task until it completes
+  if (kernel_dump && kernel_dump->wants_exception()) {
+    task.on_failure = [kernel_dump](const driver::TaskFailure& failure) {
+      kernel_dump->WriteException(failure);
+    };
+  }
+  uint64_t task_id = 0;
   if (!MemoryChecker::On()) {
-    ACLSIM_RETURN_IF_ERROR(Submit(stream, std::move(task)));
+    ACLSIM_RETURN_IF_ERROR(Submit(stream, std::move(task), &task_id));
   } else {
     ACLSIM_RETURN_IF_ERROR(SubmitChecked(stream, std::move(task), type, resolved.inputs.size(),
-                                         ptrs, bytes, index, checks));
+                                         ptrs, bytes, index, checks, &task_id));
+  }
+  if (kernel_dump && kernel_dump->wants_data()) {
+    ACLSIM_RETURN_IF_ERROR(SubmitDumpWriter(stream, kernel_dump, task_id));
   }
 
   if (resolved_outputs == nullptr) return Status::Ok();
@@ -381,7 +421,7 @@ Status CompileOp(Runtime& runtime, Device& device, driver::OpCall call) {
 }
 
 Status ExecuteOp(Runtime& runtime, Stream& stream, OpLaunch launch,
-                 std::vector<driver::TensorDesc>* resolved_outputs) {
+                 std::vector<driver::TensorDesc>* resolved_outputs, const DumpTarget* dump) {
   std::shared_ptr<const driver::OpKernel> kernel;
   {
     const LaunchDescs descs(launch);
@@ -396,18 +436,18 @@ Status ExecuteOp(Runtime& runtime, Stream& stream, OpLaunch launch,
   for (const auto& out : launch.outputs) buffers.push_back({out.data, out.size, out.on_host});
   return LaunchKernel(stream, kernel, buffers.data(), launch.inputs.size(),
                       buffers.data() + launch.inputs.size(), launch.outputs.size(),
-                      resolved_outputs);
+                      resolved_outputs, dump);
 }
 
 Status LaunchCompiled(Stream& stream, const std::shared_ptr<const driver::OpKernel>& kernel,
                       const OpBuffer* inputs, size_t num_inputs, const OpBuffer* outputs,
-                      size_t num_outputs) {
-  return LaunchKernel(stream, kernel, inputs, num_inputs, outputs, num_outputs, nullptr);
+                      size_t num_outputs, const DumpTarget* dump) {
+  return LaunchKernel(stream, kernel, inputs, num_inputs, outputs, num_outputs, nullptr, dump);
 }
 
 Status ExecuteRemembered(Runtime& runtime, Stream& stream, const OpCallDescs& call,
                          const OpBuffer* inputs, const OpBuffer* outputs, ResolvedOutputs* resolved,
-                         bool* launched) {
+                         bool* launched, const DumpTarget* dump) {
   *launched = false;
   auto kernel = op_launch_memo::Find(runtime.op_cache(), call);
   if (kernel == nullptr) return Status::Ok();
@@ -417,7 +457,8 @@ Status ExecuteRemembered(Runtime& runtime, Stream& stream, const OpCallDescs& ca
     resolved->kernel = kernel;
     if (kernel->dynamic_output_shape()) dynamic = &resolved->dynamic;
   }
-  return LaunchKernel(stream, kernel, inputs, call.num_inputs, outputs, call.num_outputs, dynamic);
+  return LaunchKernel(stream, kernel, inputs, call.num_inputs, outputs, call.num_outputs, dynamic,
+                      dump);
 }
 
 }  // namespace aclsim::core

@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "common/status.h"
+#include "core/data_dump.h"
 #include "core/objects.h"
 #include "core/op_launch_memo.h"
 #include "core/runtime.h"
@@ -62,15 +63,19 @@ Status CompileOp(Runtime& runtime, Device& device, driver::OpCall call);
 // Compiles (cached) and enqueues `launch` on `stream`. `resolved_outputs`, if not null,
 // receives the output descriptors as the op produces them; for ops whose output shapes
 // depend on the data (NonZero, ...) the stream is synchronised first to learn them.
+// `dump`, if not null, is what to dump of this launch (core/data_dump.h: single ops pass
+// DataDump::SingleOpTarget(), the model runner a node's target); null adds no work.
 Status ExecuteOp(Runtime& runtime, Stream& stream, OpLaunch launch,
-                 std::vector<driver::TensorDesc>* resolved_outputs);
+                 std::vector<driver::TensorDesc>* resolved_outputs,
+                 const DumpTarget* dump = nullptr);
 
 // Enqueues a kernel compiled by the caller (the model executor) on `stream`, with the buffers
 // checked against the kernel's descriptors as ExecuteOp checks them. `inputs` has one entry
 // per kernel input ({nullptr, 0} for an omitted optional one), `outputs` one per output.
+// `dump` as for ExecuteOp.
 Status LaunchCompiled(Stream& stream, const std::shared_ptr<const driver::OpKernel>& kernel,
                       const OpBuffer* inputs, size_t num_inputs, const OpBuffer* outputs,
-                      size_t num_outputs);
+                      size_t num_outputs, const DumpTarget* dump = nullptr);
 
 // The output descriptors of a launched kernel as it produces them (without copying the
 // kernel's own when they do not depend on the data).
@@ -86,9 +91,10 @@ struct ResolvedOutputs {
 // an identical call recently and its kernel is still cached (op_launch_memo.h), checks the
 // buffers, enqueues it and sets *launched (the Status is the launch's); otherwise does
 // nothing and leaves *launched false. inputs / outputs: call.num_inputs / num_outputs.
-// `resolved`, if not null, receives the outputs as ExecuteOp's resolved_outputs would.
+// `resolved`, if not null, receives the outputs as ExecuteOp's resolved_outputs would;
+// `dump` as for ExecuteOp.
 Status ExecuteRemembered(Runtime& runtime, Stream& stream, const OpCallDescs& call,
                          const OpBuffer* inputs, const OpBuffer* outputs, ResolvedOutputs* resolved,
-                         bool* launched);
+                         bool* launched, const DumpTarget* dump = nullptr);
 
 }  // namespace aclsim::core

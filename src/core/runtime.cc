@@ -62,6 +62,9 @@ Status Runtime::Init(const char* config_path) {
   if (!driver.ok()) return driver.status();
   dfx::SetErrMsgMode(config->err_msg_mode);
   auto runtime = std::make_shared<Runtime>(std::move(*config), std::move(*driver));
+  // The config's "dump" key (aclmdlSetDump's format) switches the data dump on.
+  ACLSIM_RETURN_IF_ERROR(runtime->dump_.ConfigureAtInit(runtime->config().json_text,
+                                                        config_path != nullptr ? config_path : ""));
   ACLSIM_LOG_INFO(dfx::Module::kAscendCl, "aclInit: backend '{}', {} device(s) of {}",
                   runtime->driver().name(), runtime->device_count(),
                   runtime->device_count() > 0 ? runtime->DeviceProps(0)->soc_name : "-");

@@ -1,8 +1,8 @@
 // Runtime: the process's AscendCL runtime, from aclInit to aclFinalize.
 //
 // Owns the configuration, the backend driver, the opened devices, pinned host memory, the
-// callback report hub and the exception hub. There is at most one initialised Runtime per
-// process (aclInit creates it, aclFinalize destroys it); tests may create more runtimes
+// callback report hub, the exception hub and the data-dump state. There is at most one initialised
+// Runtime per process (aclInit creates it, aclFinalize destroys it); tests may create more runtimes
 // one after another. Each host thread has a current context (thread-local, as in CANN);
 // without one, the "defaultDevice" of the aclInit JSON is set implicitly on first use.
 //
@@ -19,6 +19,7 @@
 
 #include "common/status.h"
 #include "core/config.h"
+#include "core/data_dump.h"
 #include "core/device.h"
 #include "core/exception_hub.h"
 #include "core/memory_table.h"
@@ -95,6 +96,8 @@ class Runtime {
   uint64_t generation() const { return generation_; }
   // Compiled single ops (aclop*, aclblas*).
   OpCache& op_cache() { return op_cache_; }
+  // Data dump (aclmdlInitDump / SetDump / FinalizeDump, aclopStartDumpArgs, exception dump).
+  DataDump& dump() { return dump_; }
 
  private:
   // Opens device `id` (or returns it if open); `lock` holds mu_. Waits (releasing the lock)
@@ -116,6 +119,7 @@ class Runtime {
   ExceptionHub exceptions_;
   ParamTable params_;
   OpCache op_cache_;
+  DataDump dump_;
 };
 
 }  // namespace aclsim::core

@@ -17,6 +17,8 @@
 
 namespace aclsim::driver {
 
+struct TaskFailure;  // driver.h
+
 enum class TaskKind {
   kMemcpy,       // 1-D copy of `bytes` from src to dst
   kMemcpy2d,     // 2-D copy: height rows of width bytes, with pitches
@@ -145,6 +147,11 @@ struct Task {
   // AI CPU 507018), its message naming the kernel's error.
   std::function<Status()> kernel_fn;
   std::function<void(uint64_t task_id)> external_start;
+  // kKernel, optional: called by the backend when the task fails (a failing body or an
+  // injected fault; not when it is dropped or the device is lost), on the thread and with the
+  // buffers that the body would have used, before the failure handler and before the task
+  // completes. The core writes the exception dump with it (core/data_dump.h).
+  std::function<void(const TaskFailure&)> on_failure;
 
   // kKernel: where it runs, its block count and its work (cost model inputs).
   // `work` is the full description (see KernelWork). If work.empty(), the legacy pair is
