@@ -3,7 +3,8 @@
 # format check, a release build, an ASan+UBSan build and a TSan build, each running every
 # test (unit, driver conformance, ABI, API, examples, SDK install), the release API tests
 # and examples once more with the memory checker on, and each libFuzzer target for a bounded
-# time (scripts/run-fuzz.sh; ACLSIM_FUZZ_SECONDS per target at most, default 60; a fixed seed and number of runs).
+# time (scripts/run-fuzz.sh, in the ASan+UBSan tree; ACLSIM_FUZZ_SECONDS per target at most,
+# default 60; a fixed seed and number of runs), and clang-tidy (beside the release tests).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/install-deps.sh
@@ -17,6 +18,10 @@ run_suite() {
   local flavour="$1"
   echo "=== [${SECONDS}s] $flavour: build"
   scripts/build.sh "$flavour"
+  test_suite "$flavour"
+}
+test_suite() {
+  local flavour="$1"
   echo "=== [${SECONDS}s] $flavour: test"
   local log="build/$flavour/ctest.log"
   # Logs of the tests go to the build tree, not to $HOME/ascend/log.
@@ -37,7 +42,14 @@ run_suite() {
   fi
 }
 
-run_suite release
+echo "=== [${SECONDS}s] release: build"
+scripts/build.sh release
+# clang-tidy reads the release tree's compile commands; it runs beside the release tests, which
+# leave the cores half idle (they wait on simulated devices and child processes).
+echo "=== [${SECONDS}s] clang-tidy (in the background)"
+scripts/check-tidy.sh build/release > build/release/tidy.out 2>&1 &
+tidy_pid=$!
+test_suite release
 # The API tests and examples again with the memory checker on: it must report nothing
 # (docs/memory.md); its own seeded faults are in tests/api/memcheck_test.cc.
 echo "=== [${SECONDS}s] release: API tests and examples with ACLSIM_MEMCHECK=1"
@@ -48,17 +60,28 @@ if ACLSIM_MEMCHECK=1 ctest --test-dir build/release -L 'api|example' --output-on
 else
   failed=$((failed + 1))
 fi
-# The libFuzzer targets (clang, build/fuzz), each for a bounded time from its committed corpus.
-if scripts/run-fuzz.sh "${ACLSIM_FUZZ_SECONDS:-60}"; then
+if wait "$tidy_pid"; then
+  echo "=== [${SECONDS}s] clang-tidy: ok"
+else
+  cat build/release/tidy.out
+  echo "=== [${SECONDS}s] clang-tidy: FAILED"
+  failed=$((failed + 1))
+fi
+ASAN_OPTIONS="detect_leaks=1:abort_on_error=1" UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1" \
+  run_suite asan
+# The libFuzzer targets, built in the ASan+UBSan tree (clang), each for a bounded time from its
+# committed corpus; without clang-14 they get a tree of their own (build/fuzz).
+fuzz_tree=""
+if grep -q '^ACLSIM_FUZZ:BOOL=ON' build/asan/CMakeCache.txt 2>/dev/null; then
+  fuzz_tree=build/asan
+fi
+echo "=== [${SECONDS}s] fuzz"
+if ACLSIM_FUZZ_BUILD="$fuzz_tree" scripts/run-fuzz.sh "${ACLSIM_FUZZ_SECONDS:-60}"; then
   :
 else
   echo "=== [${SECONDS}s] fuzz: FAILED"
   failed=$((failed + 1))
 fi
-echo "=== [${SECONDS}s] clang-tidy"
-scripts/check-tidy.sh build/release
-ASAN_OPTIONS="detect_leaks=1:abort_on_error=1" UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1" \
-  run_suite asan
 TSAN_OPTIONS="halt_on_error=1:second_deadlock_stack=1" run_suite tsan
 
 echo "all suites: $passed passed, $failed failed (${SECONDS}s)"
