@@ -5,15 +5,14 @@
 // submitted afterwards: a kernel whose simulated duration exceeds it fails with its engine's
 // timeout code (docs/errors.md). Configured values are rounded up to a multiple of the
 // simulated hardware's granularity, kOpTimeoutIntervalUs; 0 (or no call) means never.
+#include <algorithm>
 #include <limits>
 
 #include "acl/acl.h"
 #include "api/api_call.h"
 #include "core/runtime.h"
 
-using aclsim::Err;
 using aclsim::Status;
-using aclsim::StatusCode;
 namespace api = aclsim::api;
 namespace core = aclsim::core;
 
