@@ -162,6 +162,8 @@ TaskCost CostOf(const driver::Task& task, const TaskTranslation& translation,
     case TaskKind::kEventRecord:
     case TaskKind::kEventWait:
     case TaskKind::kEventReset:
+    case TaskKind::kSignal:
+    case TaskKind::kWaitSignal:
       c = Fixed(EngineKind::kNone, cost.event_cost_ns);
       break;
     case TaskKind::kHostFunc:

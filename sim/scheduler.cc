@@ -15,9 +15,28 @@ using driver::TaskKind;
 
 namespace {
 
+// Tasks with nothing to execute: they complete at once when dispatched.
 bool IsEventTask(TaskKind kind) {
   return kind == TaskKind::kEventRecord || kind == TaskKind::kEventWait ||
-         kind == TaskKind::kEventReset;
+         kind == TaskKind::kEventReset || kind == TaskKind::kSignal ||
+         kind == TaskKind::kWaitSignal;
+}
+
+bool IsWaitTask(TaskKind kind) {
+  return kind == TaskKind::kEventWait || kind == TaskKind::kWaitSignal;
+}
+
+// The engine's timeout code for a kernel over the op execute timeout.
+uint32_t ExecTimeoutCode(driver::Engine engine) {
+  switch (engine) {
+    case driver::Engine::kAiVector:
+      return 507034;  // ACL_ERROR_RT_VECTOR_CORE_TIMEOUT
+    case driver::Engine::kAiCpu:
+      return 507017;  // ACL_ERROR_RT_AICPU_TIMEOUT
+    case driver::Engine::kAiCore:
+      break;
+  }
+  return 507014;  // ACL_ERROR_RT_AICORE_TIMEOUT
 }
 
 void EraseTask(std::deque<std::shared_ptr<SimTask>>& list, const SimTask* t) {
@@ -40,7 +59,14 @@ Scheduler::Work::~Work() {
 Scheduler::Scheduler(bool inline_mode)
     : inline_mode_(inline_mode), clock_domain_(HostClocks::NewDomain()) {}
 
-Scheduler::~Scheduler() = default;
+Scheduler::~Scheduler() {
+  {
+    Lock lock(mu_);
+    timer_stop_ = true;
+    timer_cv_.notify_all();
+  }
+  if (timer_.joinable()) timer_.join();
+}
 
 DeviceSched& Scheduler::Dev(uint32_t device) { return *devices_.at(device); }
 
@@ -154,6 +180,17 @@ Status Scheduler::Submit(uint32_t device, driver::QueueId queue, driver::Task ta
       t->fault_option = "fault_aicore_exception";
       t->fault_code = 507015;  // ACL_ERROR_RT_AICORE_EXCEPTION
     }
+    if (t->task.exec_timeout_ns != 0 && t->task.kind == TaskKind::kKernel &&
+        t->cost.duration_ns * t->slowdown > t->task.exec_timeout_ns && t->fault_option == nullptr) {
+      // The hardware stops it at the timeout: it lasts exactly that long and fails.
+      t->timed_out_ns = t->cost.duration_ns * t->slowdown;
+      t->fault_option = "op execute timeout";
+      t->fault_code = ExecTimeoutCode(t->task.engine);
+      t->slowdown = 1;
+      t->cost.fixed_ns = t->cost.duration_ns = t->task.exec_timeout_ns;
+      t->cost.core_ns = t->cost.hbm_bytes = t->cost.dma_demand = 0;
+      t->cost.hbm_shared = false;
+    }
     t->earliest_ns = HostClocks::Advance(clock_domain_, dev.cost.api_submit_cost_ns);
     if (t->task.kind == TaskKind::kExternal) dev.externals[t->id] = t;
     q->pending.push_back(t);
@@ -171,6 +208,14 @@ Status Scheduler::Submit(uint32_t device, driver::QueueId queue, driver::Task ta
 
 Status Scheduler::BindEvent(DeviceSched& dev, const std::shared_ptr<SimTask>& t, Work& work) {
   const driver::Task& task = t->task;
+  if (task.kind == TaskKind::kSignal || task.kind == TaskKind::kWaitSignal) {
+    if (task.dst == nullptr && dev.counters.count(task.event) == 0) {
+      return Err(StatusCode::kInvalidHandle, "{}: notify {} does not exist on device {}",
+                 TaskKindName(task.kind), task.event, dev.id);
+    }
+    t->awaiting_record = task.kind == TaskKind::kWaitSignal;  // until satisfied
+    return Status::Ok();
+  }
   if (task.kind == TaskKind::kEventRecord || task.kind == TaskKind::kEventReset) {
     auto it = dev.events.find(task.event);
     if (it == dev.events.end()) {
@@ -184,7 +229,7 @@ Status Scheduler::BindEvent(DeviceSched& dev, const std::shared_ptr<SimTask>& t,
     }
     event.latest_record = t;
     for (auto& waiter : event.unbound_waiters) {
-      if (waiter->run == RunState::kDone) continue;
+      if (waiter->run != RunState::kQueued) continue;  // done, or failed by its timeout
       waiter->record = t;
       waiter->awaiting_record = false;
       t->waiters.push_back(waiter);
@@ -250,7 +295,7 @@ bool Scheduler::TimeNext() {
   for (SimQueue* q : timing_) {
     const SimTask& t = *q->untimed.front();
     uint64_t earliest = std::max(t.earliest_ns, q->tail_end_ns);
-    if (t.task.kind == TaskKind::kEventWait) {
+    if (IsWaitTask(t.task.kind)) {
       if (t.awaiting_record) continue;
       if (t.record != nullptr) {
         if (!t.record->timed) continue;
@@ -332,10 +377,16 @@ void Scheduler::TryDispatch(SimQueue& q, Work& work) {
   if (t->run != RunState::kQueued) return;
   if (t->task.kind == TaskKind::kEventWait &&
       (t->awaiting_record || (t->record != nullptr && t->record->run != RunState::kDone))) {
+    ArmWait(t);
+    return;
+  }
+  if (t->task.kind == TaskKind::kWaitSignal && !ResolveSignalWait(t)) {
+    ArmWait(t);
     return;
   }
   if (IsEventTask(t->task.kind) && t->fault_option == nullptr &&
       t->id != q.dev->faults.device_lost) {
+    if (t->task.kind == TaskKind::kSignal) ApplySignal(t, work);
     CompleteLocked(t, Status::Ok(), work);  // nothing to execute
     return;
   }
@@ -390,6 +441,8 @@ void Scheduler::CompleteLocked(const std::shared_ptr<SimTask>& t, Status status,
   t->queue = nullptr;
   t->dev = nullptr;
   work.queues.push_back(&q);
+  // A memory wait's cell may have been written by this task (a copy, a kernel).
+  if (!memory_waits_.empty()) WakeMemoryWaits(work);
   // Wake Sync* / destroy waits only when one of them may be satisfied (not per task).
   if (q.pending.empty() || t->done_watchers > 0 ||
       (!q.sync_watch.empty() && DoneThrough(q, *q.sync_watch.begin()))) {

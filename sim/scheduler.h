@@ -34,6 +34,20 @@
 // Watchdog (driver.h SetWatchdog): the Sync* waits, DestroyQueue and SyncDevice report what
 // they are blocked on after every watchdog period; timeout messages name it too.
 //
+// Waits with a timeout (Task::wait_timeout_ms; scheduler_waits.cc): a wait that blocks at the
+// head of its queue is armed with a wall-clock deadline; a timer thread (started with the first
+// such wait) fails it with kWaitTimeoutCode when the deadline passes first. Wall-clock, not
+// simulated, time: what it waits for is recorded by the host program, which may not have
+// submitted it yet. A wait that expired before it was timed gets the timeout as its simulated
+// duration. Signal waits (kWaitSignal) are evaluated when they reach the head of their queue
+// and again whenever their cell may have changed (a kSignal on it; for memory cells any task
+// completion); until satisfied they cannot be timed, and once satisfied their simulated time
+// follows the kSignal that last changed the cell.
+//
+// Op execute timeout (Task::exec_timeout_ns): decided at submission from the kernel's
+// simulated duration alone on its engine, so deterministic; such a kernel fails with its
+// engine's timeout code without running its body, and lasts exactly the timeout.
+//
 // Failures: a task fails if its host function throws, if CompleteExternal reports an error,
 // or if fault injection selects it (backend_config.h: fault_fail_task,
 // fault_aicore_exception, fault_device_lost; decided at submission or start). The failure is
@@ -45,11 +59,14 @@
 // held while user code (host functions, external_start, the failure handler) runs.
 #pragma once
 
+#include <chrono>
 #include <condition_variable>
 #include <cstdint>
 #include <map>
 #include <memory>
 #include <mutex>
+#include <thread>
+#include <unordered_map>
 #include <vector>
 
 #include "common/inline_vector.h"
@@ -98,6 +115,9 @@ class Scheduler {
   Status DestroyEvent(uint32_t device, driver::EventId event);
   driver::Device::EventState QueryEvent(uint32_t device, driver::EventId event);
   Status SyncEvent(uint32_t device, driver::EventId event, int32_t timeout_ms);
+  Status CreateCounter(uint32_t device, driver::CounterId* counter);
+  Status DestroyCounter(uint32_t device, driver::CounterId counter);
+  Status ResetCounter(uint32_t device, driver::CounterId counter);
   void SetFailureHandler(uint32_t device, std::function<void(const driver::TaskFailure&)> h);
   void SetTaskTracer(uint32_t device, std::function<void(const driver::TaskTrace&)> tracer);
   void FlushTraces(uint32_t device);
@@ -182,6 +202,20 @@ class Scheduler {
   void DrainInline();
   Status FailureStatus(const SimTask& t, const Status& cause) const;
 
+  // Signal tasks and waits with a timeout (scheduler_waits.cc). mu_ held unless noted.
+  // Applies a kSignal to its cell and wakes the waits blocked on it.
+  void ApplySignal(const std::shared_ptr<SimTask>& t, Work& work);
+  // Evaluates a kWaitSignal at the head of its queue: true (and clears the cell if asked)
+  // when satisfied; otherwise registers it with its cell.
+  bool ResolveSignalWait(const std::shared_ptr<SimTask>& t);
+  // Pushes the queues of blocked memory waits to `work` (their cells may have changed).
+  void WakeMemoryWaits(Work& work);
+  // Registers a blocked wait's deadline (once) if it has a timeout.
+  void ArmWait(const std::shared_ptr<SimTask>& t);
+  // The timer thread; ExpireWait (without mu_) fails a wait whose deadline passed.
+  void TimerLoop();
+  void ExpireWait(const std::shared_ptr<SimTask>& t);
+
   // Set by a worker while it completes a task of this device (mu_ held): the first task the
   // completion makes ready is left for the worker itself (no other worker is woken for it).
   static thread_local DeviceSched* self_dispatch_;
@@ -197,6 +231,17 @@ class Scheduler {
   static constexpr size_t kTimingWindow = 1024;
   std::vector<SimQueue*> timing_;  // queues with untimed tasks, any device
   size_t untimed_count_ = 0;       // their untimed tasks
+
+  // Memory signal cells (aclrtValueWrite / aclrtValueWait), any device: the blocked waits
+  // and the kSignal that last wrote each address.
+  std::vector<std::shared_ptr<SimTask>> memory_waits_;
+  std::unordered_map<uintptr_t, std::shared_ptr<SimTask>> memory_writers_;
+  // Wait deadlines (wall clock) and the timer thread that enforces them.
+  using WallClock = std::chrono::steady_clock;
+  std::multimap<WallClock::time_point, std::shared_ptr<SimTask>> deadlines_;
+  std::condition_variable_any timer_cv_;
+  bool timer_stop_ = false;
+  std::thread timer_;
 };
 
 }  // namespace aclsim::sim

@@ -143,8 +143,15 @@ void Scheduler::Execute(const std::shared_ptr<SimTask>& t, StartInfo info) {
   }
   if (info.inject_fault) {
     if (task.kind == TaskKind::kExternal) task.external_start = nullptr;
-    status =
-        Err(StatusCode::kTaskFailed, "fault injected (option {}, task {})", t->fault_option, t->id);
+    if (t->timed_out_ns != 0) {
+      status = Err(StatusCode::kTaskFailed,
+                   "op execute timeout: the kernel's simulated execution ({} us) exceeds the "
+                   "configured timeout ({} us); stopped at the timeout",
+                   t->timed_out_ns / 1000, task.exec_timeout_ns / 1000);
+    } else {
+      status = Err(StatusCode::kTaskFailed, "fault injected (option {}, task {})", t->fault_option,
+                   t->id);
+    }
   } else {
     switch (task.kind) {
       case TaskKind::kMemcpy:
@@ -172,6 +179,8 @@ void Scheduler::Execute(const std::shared_ptr<SimTask>& t, StartInfo info) {
       case TaskKind::kEventRecord:
       case TaskKind::kEventWait:
       case TaskKind::kEventReset:
+      case TaskKind::kSignal:
+      case TaskKind::kWaitSignal:
         break;
     }
   }

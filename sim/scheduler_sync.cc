@@ -93,6 +93,14 @@ std::string Scheduler::DescribeBlocked(const SimQueue& q, int depth) {
     case RunState::kQueued:
       break;
   }
+  if (t.task.kind == driver::TaskKind::kWaitSignal) {
+    if (t.task.dst != nullptr) {
+      return text +
+             fmt::format(" waits for the value at {} to satisfy its condition (aclrtValueWait)",
+                         t.task.dst);
+    }
+    return text + fmt::format(" waits for notify {} of device {}", t.task.event, q.dev->id);
+  }
   if (t.task.kind != driver::TaskKind::kEventWait) return text + " has not started";
   const std::shared_ptr<SimTask>& record = t.record;
   if (record == nullptr) {

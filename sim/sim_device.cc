@@ -202,6 +202,18 @@ Status SimDevice::CreateEvent(uint32_t flags, driver::EventId* event) {
   return scheduler_->CreateEvent(id_, flags, event);
 }
 
+Status SimDevice::CreateCounter(driver::CounterId* counter) {
+  return scheduler_->CreateCounter(id_, counter);
+}
+
+Status SimDevice::DestroyCounter(driver::CounterId counter) {
+  return scheduler_->DestroyCounter(id_, counter);
+}
+
+Status SimDevice::ResetCounter(driver::CounterId counter) {
+  return scheduler_->ResetCounter(id_, counter);
+}
+
 Status SimDevice::DestroyEvent(driver::EventId event) {
   return scheduler_->DestroyEvent(id_, event);
 }

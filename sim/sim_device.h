@@ -69,6 +69,9 @@ class SimDevice final : public driver::Device {
   Status DestroyEvent(driver::EventId event) override;
   EventState QueryEvent(driver::EventId event) override;
   Status SyncEvent(driver::EventId event, int32_t timeout_ms) override;
+  Status CreateCounter(driver::CounterId* counter) override;
+  Status DestroyCounter(driver::CounterId counter) override;
+  Status ResetCounter(driver::CounterId counter) override;
 
   uint64_t HostClockNs() const override;
   void AdvanceHostClock(uint64_t ns) override;

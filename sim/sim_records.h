@@ -69,9 +69,21 @@ struct SimTask {
   uint64_t start_ns = 0;
   uint64_t end_ns = 0;
 
-  // kEventWait: the record it is bound to (null if unbound or released).
+  // kEventWait: the record it is bound to (null if unbound or released). kWaitSignal: once
+  // satisfied, the kSignal task that last changed the cell (null if none did), whose end
+  // bounds the wait's simulated time.
   std::shared_ptr<SimTask> record;
-  bool awaiting_record = false;  // no record submitted yet: waits for the next one
+  // kEventWait: no record submitted yet: waits for the next one. kWaitSignal: not satisfied
+  // yet (set from submission until the condition holds). Either way: cannot be timed yet.
+  bool awaiting_record = false;
+  // Wait tasks with Task::wait_timeout_ms: armed (a deadline registered with the timer) once
+  // the task blocked at the head of its queue; expired: failed by the timer.
+  bool wait_armed = false;
+  bool wait_expired = false;
+  bool wait_registered = false;  // kWaitSignal: listed with its blocked cell
+  // kKernel over its Task::exec_timeout_ns: its simulated duration alone (it fails instead of
+  // running; fault_option / fault_code say so). 0 = no timeout.
+  uint64_t timed_out_ns = 0;
   // kEventRecord: waits bound to this record that are not done yet.
   std::vector<std::shared_ptr<SimTask>> waiters;
 
@@ -109,6 +121,13 @@ struct SimEvent {
   uint32_t flags = 0;
   std::shared_ptr<SimTask> latest_record;  // null: never recorded or reset since
   std::vector<std::shared_ptr<SimTask>> unbound_waiters;
+};
+
+// A notify counter (driver.h CreateCounter).
+struct SimCounter {
+  uint64_t value = 0;
+  std::shared_ptr<SimTask> last_writer;           // kSignal that last changed it
+  std::vector<std::shared_ptr<SimTask>> waiters;  // blocked kWaitSignal tasks (queue heads)
 };
 
 // Lowest-free id allocation (like a hardware id pool).
@@ -153,6 +172,8 @@ struct DeviceSched {
   std::vector<uint32_t> stream_cache;  // ids held by destroyed persistent queues (LIFO)
   std::map<driver::EventId, std::unique_ptr<SimEvent>> events;
   IdPool event_ids;
+  std::map<driver::CounterId, std::unique_ptr<SimCounter>> counters;
+  IdPool counter_ids;
 
   std::deque<std::shared_ptr<SimTask>> ready;  // async mode: tasks for the workers
   std::condition_variable_any work_cv;         // waits on the scheduler mutex

@@ -26,6 +26,10 @@ const char* TaskKindName(TaskKind kind) {
       return "external";
     case TaskKind::kKernel:
       return "kernel";
+    case TaskKind::kSignal:
+      return "signal";
+    case TaskKind::kWaitSignal:
+      return "signal-wait";
   }
   return "?";
 }
@@ -63,6 +67,13 @@ Status ValidateTask(const driver::Task& task) {
       break;
     case TaskKind::kKernel:
       if (task.blocks == 0) return Err(StatusCode::kInvalidParam, "kernel with 0 blocks");
+      break;
+    case TaskKind::kSignal:
+    case TaskKind::kWaitSignal:
+      if (task.dst != nullptr && reinterpret_cast<uintptr_t>(task.dst) % 8 != 0) {
+        return Err(StatusCode::kInvalidParam, "{}: address {} is not 8-byte aligned",
+                   TaskKindName(task.kind), task.dst);
+      }
       break;
     default:
       break;

@@ -1,4 +1,6 @@
 // acl_rt.h: streams.
+#include <algorithm>
+#include <cstdint>
 #include <cstring>
 #include <memory>
 
@@ -190,7 +192,53 @@ aclError aclrtStreamWaitEvent(aclrtStream stream, aclrtEvent event) {
     ACLSIM_ASSIGN_OR_RETURN(auto runtime, core::Runtime::Get());
     ACLSIM_ASSIGN_OR_RETURN(auto found, core::LookupHandle<core::Event>(event, "event"));
     ACLSIM_ASSIGN_OR_RETURN(auto resolved, runtime->ResolveStream(stream, "stream"));
-    return core::StreamWaitEvent(*resolved, *found);
+    // aclrtSetOpWaitTimeout's default (seconds, 0 = never).
+    const uint64_t timeout_ms = static_cast<uint64_t>(runtime->op_wait_timeout_s()) * 1000;
+    return core::StreamWaitEvent(*resolved, *found,
+                                 static_cast<uint32_t>(std::min<uint64_t>(timeout_ms, UINT32_MAX)));
+  });
+}
+
+namespace {
+
+// A wait with an explicit timeout in milliseconds (0: forever).
+Status WaitWithTimeout(aclrtStream stream, aclrtEvent event, uint32_t timeout_ms) {
+  ACLSIM_ASSIGN_OR_RETURN(auto runtime, core::Runtime::Get());
+  ACLSIM_ASSIGN_OR_RETURN(auto found, core::LookupHandle<core::Event>(event, "event"));
+  ACLSIM_ASSIGN_OR_RETURN(auto resolved, runtime->ResolveStream(stream, "stream"));
+  return core::StreamWaitEvent(*resolved, *found, timeout_ms);
+}
+
+}  // namespace
+
+aclError aclrtStreamWaitEventWithTimeout(aclrtStream stream, aclrtEvent event, int32_t timeout) {
+  return api::ApiCall(__func__, [&]() -> Status {
+    // Milliseconds (CANN's acl_rt.h); -1 and 0 wait forever.
+    if (timeout < -1) {
+      return Err(StatusCode::kInvalidParam,
+                 "timeout {} ms is invalid: use -1 or 0 (forever) or > 0", timeout);
+    }
+    return WaitWithTimeout(stream, event, timeout <= 0 ? 0 : static_cast<uint32_t>(timeout));
+  });
+}
+
+aclError aclrtStreamWaitEventWithFlag(aclrtStream stream, aclrtEvent event, uint32_t timeout,
+                                      uint32_t flag) {
+  return api::ApiCall(__func__, [&]() -> Status {
+    if (flag == ACL_EVENT_WAIT_EXTERNAL) {
+      // Only meaningful while the stream is being captured into a graph, which aclsim does
+      // not support yet.
+      return Status(StatusCode::kInvalidParam,
+                    "flag ACL_EVENT_WAIT_EXTERNAL needs a stream in capture mode (stream capture "
+                    "is not supported)",
+                    ACL_ERROR_RT_STREAM_NOT_CAPTURED);
+    }
+    if (flag != ACL_EVENT_WAIT_DEFAULT) {
+      return Err(StatusCode::kInvalidParam,
+                 "flag {} is not ACL_EVENT_WAIT_DEFAULT (0) or ACL_EVENT_WAIT_EXTERNAL (1)", flag);
+    }
+    // As aclrtStreamWaitEventWithTimeout: milliseconds, 0 = forever.
+    return WaitWithTimeout(stream, event, timeout);
   });
 }
 

@@ -53,6 +53,14 @@ class Device : public std::enable_shared_from_this<Device> {
   }
 
   std::shared_ptr<Context> default_context() const;
+  // The op execute timeout given to every kernel submitted on this device
+  // (driver::Task::exec_timeout_ns; 0 = none); set by the runtime (aclrtSetOpExecuteTimeOut*).
+  uint64_t op_execute_timeout_ns() const {
+    return op_execute_timeout_ns_.load(std::memory_order_relaxed);
+  }
+  void set_op_execute_timeout_ns(uint64_t ns) {
+    op_execute_timeout_ns_.store(ns, std::memory_order_relaxed);
+  }
   driver::QueueId copy_queue() const { return copy_queue_; }
   // Serialises submissions to the internal copy queue.
   std::mutex& copy_mutex() { return copy_mu_; }
@@ -100,6 +108,7 @@ class Device : public std::enable_shared_from_this<Device> {
   void Release(bool force);
 
  private:
+  std::atomic<uint64_t> op_execute_timeout_ns_{0};
   const int32_t id_;
   const uint32_t physical_id_;
   const driver::DeviceProps props_;

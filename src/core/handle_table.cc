@@ -46,6 +46,10 @@ const char* HandleKindName(HandleKind kind) {
       return "aclprofSubscribeConfig";
     case HandleKind::kProfStepInfo:
       return "aclprofStepInfo";
+    case HandleKind::kNotify:
+      return "aclrtNotify";
+    case HandleKind::kCntNotify:
+      return "aclrtCntNotify";
     case HandleKind::kOther:
       return "handle";
   }

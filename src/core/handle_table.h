@@ -52,6 +52,8 @@ enum class HandleKind : uint8_t {
   kProfStamp,
   kProfSubscribeConfig,
   kProfStepInfo,
+  kNotify,
+  kCntNotify,
   kOther,
 };
 

@@ -110,4 +110,25 @@ class Event {
   uint32_t flags_;
 };
 
+// A notify (aclrtNotify) or counting notify (aclrtCntNotify): a counter of its device's
+// backend (driver.h CreateCounter). kKind is HandleKind::kNotify or kCntNotify.
+template <HandleKind kKind>
+class NotifyObject {
+ public:
+  static constexpr HandleKind kHandleKind = kKind;
+
+  NotifyObject(std::shared_ptr<Device> device, driver::CounterId id)
+      : device_(std::move(device)), id_(id) {}
+
+  const std::shared_ptr<Device>& device() const { return device_; }
+  driver::CounterId id() const { return id_; }
+
+ private:
+  std::shared_ptr<Device> device_;
+  driver::CounterId id_;
+};
+
+using Notify = NotifyObject<HandleKind::kNotify>;
+using CntNotify = NotifyObject<HandleKind::kCntNotify>;
+
 }  // namespace aclsim::core

@@ -179,11 +179,20 @@ Result<std::shared_ptr<Device>> Runtime::OpenLocked(int32_t id,
     });
   }
   auto device = std::make_shared<Device>(id, PhysicalId(id), std::move(backend));
+  device->set_op_execute_timeout_ns(op_execute_timeout_us_.load() * 1000);
   ACLSIM_RETURN_IF_ERROR(device->Initialize());
   ACLSIM_LOG_INFO(dfx::Module::kRuntime, "opened device {} ({})", id, device->props().soc_name);
   slot = device;
   devices_version_.fetch_add(1, std::memory_order_release);
   return device;
+}
+
+void Runtime::SetOpExecuteTimeoutUs(uint64_t us) {
+  std::lock_guard<std::mutex> lock(mu_);  // devices opened meanwhile see the new value
+  op_execute_timeout_us_.store(us);
+  for (const auto& device : devices_) {
+    if (device != nullptr) device->set_op_execute_timeout_ns(us * 1000);
+  }
 }
 
 Result<std::shared_ptr<Device>> Runtime::EnsureOpen(int32_t id) {

@@ -99,6 +99,15 @@ class Runtime {
   // Data dump (aclmdlInitDump / SetDump / FinalizeDump, aclopStartDumpArgs, exception dump).
   DataDump& dump() { return dump_; }
 
+  // aclrtSetOpWaitTimeout: the default timeout (seconds, 0 = never) of the event waits
+  // submitted afterwards by aclrtStreamWaitEvent.
+  uint32_t op_wait_timeout_s() const { return op_wait_timeout_s_.load(); }
+  void set_op_wait_timeout_s(uint32_t seconds) { op_wait_timeout_s_.store(seconds); }
+  // aclrtSetOpExecuteTimeOut*: the op execute timeout (microseconds, 0 = never) of the
+  // kernels submitted afterwards on every device (opened now or later).
+  uint64_t op_execute_timeout_us() const { return op_execute_timeout_us_.load(); }
+  void SetOpExecuteTimeoutUs(uint64_t us);
+
  private:
   // Opens device `id` (or returns it if open); `lock` holds mu_. Waits (releasing the lock)
   // while a ResetDevice of the same id is still releasing the old device, whose backend
@@ -120,6 +129,8 @@ class Runtime {
   ParamTable params_;
   OpCache op_cache_;
   DataDump dump_;
+  std::atomic<uint32_t> op_wait_timeout_s_{0};
+  std::atomic<uint64_t> op_execute_timeout_us_{0};
 };
 
 }  // namespace aclsim::core

@@ -59,6 +59,9 @@ Status Submit(Stream& stream, driver::Task task, uint64_t* task_id) {
     return Err(StatusCode::kInvalidHandle, "stream was destroyed while the call was in flight");
   }
   uint64_t id = 0;
+  if (task.kind == driver::TaskKind::kKernel) {
+    task.exec_timeout_ns = stream.device()->op_execute_timeout_ns();
+  }
   MarkTraced(task);
   ACLSIM_RETURN_IF_ERROR((*backend)->Submit(stream.queue(), std::move(task), &id));
   if (task_id != nullptr) *task_id = id;
@@ -143,9 +146,11 @@ Status ResetEvent(Event& event, Stream& stream) {
   return Submit(stream, EventTask(driver::TaskKind::kEventReset, event, "aclrtResetEvent"));
 }
 
-Status StreamWaitEvent(Stream& stream, Event& event) {
+Status StreamWaitEvent(Stream& stream, Event& event, uint32_t timeout_ms) {
   ACLSIM_RETURN_IF_ERROR(SameBackendDevice(event, stream, "aclrtStreamWaitEvent"));
-  return Submit(stream, EventTask(driver::TaskKind::kEventWait, event, "aclrtStreamWaitEvent"));
+  driver::Task task = EventTask(driver::TaskKind::kEventWait, event, "aclrtStreamWaitEvent");
+  task.wait_timeout_ms = timeout_ms;
+  return Submit(stream, std::move(task));
 }
 
 Status SyncEvent(Event& event, int32_t timeout_ms) {

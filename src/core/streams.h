@@ -52,7 +52,10 @@ Result<std::shared_ptr<Event>> CreateEvent(Runtime& runtime, uint32_t flags);
 Status DestroyEvent(Runtime& runtime, const void* handle);
 Status RecordEvent(Event& event, Stream& stream);
 Status ResetEvent(Event& event, Stream& stream);
-Status StreamWaitEvent(Stream& stream, Event& event);
+// `timeout_ms` (wall clock, 0 = forever): the wait task fails with ACL_ERROR_RT_WAIT_TIMEOUT
+// if the event's record has not completed that long after the wait reached the head of the
+// stream (driver::Task::wait_timeout_ms).
+Status StreamWaitEvent(Stream& stream, Event& event, uint32_t timeout_ms = 0);
 Status SyncEvent(Event& event, int32_t timeout_ms);
 Result<driver::Device::EventState> QueryEvent(Event& event);
 // Simulated milliseconds between two completed records.

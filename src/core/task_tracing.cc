@@ -28,6 +28,10 @@ const char* KindName(TaskKind kind) {
       return "EXTERNAL";
     case TaskKind::kKernel:
       return "KERNEL";
+    case TaskKind::kSignal:
+      return "NOTIFY_RECORD";
+    case TaskKind::kWaitSignal:
+      return "NOTIFY_WAIT";
   }
   return "UNKNOWN";
 }
@@ -41,6 +45,8 @@ const char* EngineName(const driver::Task& task) {
     case TaskKind::kEventRecord:
     case TaskKind::kEventWait:
     case TaskKind::kEventReset:
+    case TaskKind::kSignal:
+    case TaskKind::kWaitSignal:
       return "STREAM";
     case TaskKind::kHostFunc:
     case TaskKind::kExternal:

@@ -77,6 +77,12 @@ inline constexpr uint32_t kQueueFlagPersistent = 0x4;
 // ACL_ERROR_RT_LOST_HEARTBEAT.
 inline constexpr uint32_t kDeviceLostCode = 507010;
 
+// Runtime error code (Status::detail()) of a wait task (kEventWait / kWaitSignal) whose
+// Task::wait_timeout_ms expired: ACL_ERROR_RT_WAIT_TIMEOUT.
+inline constexpr uint32_t kWaitTimeoutCode = 107019;
+
+using CounterId = uint32_t;
+
 // Completion state of a queue or event.
 struct QueueState {
   bool idle = true;           // every submitted task has completed
@@ -211,6 +217,24 @@ class Device {
   // if none); kEventSyncTimeout after timeout_ms (see TimeoutMs). Advances the calling
   // thread's simulated clock to the record's timestamp.
   virtual Status SyncEvent(EventId event, int32_t timeout_ms) = 0;
+
+  // --- counters (notifies) -------------------------------------------------------------
+  // A counter is a 64-bit cell on the device, initially 0, changed by kSignal tasks and
+  // waited on by kWaitSignal tasks (Task::event names it). CreateCounter fails with
+  // kNoEventResource (detail 207009, ACL_ERROR_RT_NO_NOTIFY_RESOURCE) past props().max_events
+  // counters. DestroyCounter releases the waits still blocked on the counter (as DestroyEvent
+  // does), so they cannot hang. ResetCounter sets the
+  // cell to 0 at once (host side, not stream ordered). Backends without counters return
+  // kFeatureUnsupported.
+  virtual Status CreateCounter(CounterId* counter) {
+    return Status(StatusCode::kFeatureUnsupported, "this backend has no notify counters");
+  }
+  virtual Status DestroyCounter(CounterId counter) {
+    return Status(StatusCode::kFeatureUnsupported, "this backend has no notify counters");
+  }
+  virtual Status ResetCounter(CounterId counter) {
+    return Status(StatusCode::kFeatureUnsupported, "this backend has no notify counters");
+  }
 
   // --- simulated clock ----------------------------------------------------------------
   // The calling host thread's simulated clock (ns). Shared by all devices of a backend.

@@ -30,7 +30,52 @@ enum class TaskKind {
   kHostFunc,     // run `host_fn` on a backend thread; completes when it returns
   kExternal,     // call `external_start(task_id)` when ready; completes on CompleteExternal
   kKernel,       // run `host_fn` as a kernel's functional body on `engine` with `blocks`
+  kSignal,       // update a 64-bit cell with `signal_op` and `signal_value`: the counter
+                 // `event` (a notify, driver.h CreateCounter) or, if `dst` is set, the 8 bytes
+                 // at `dst` (aclrtValueWrite)
+  kWaitSignal,   // wait until the same kind of cell satisfies `wait_cmp` against
+                 // `signal_value` (evaluated when the wait reaches the head of its queue and
+                 // again whenever the cell may have changed); then, with `wait_clear`, set the
+                 // cell to 0
 };
+
+// kSignal: how the cell changes.
+enum class SignalOp : uint8_t { kSet, kAdd, kOr, kAnd };
+
+// kWaitSignal: the condition on the cell x against the task's value v.
+enum class WaitCmp : uint8_t {
+  kGeq,        // (int64_t)(x - v) >= 0   (ACL_STREAM_WAIT_VALUE_GEQ)
+  kEq,         // x == v
+  kAnd,        // (x & v) != 0            (a notify waits with v = ~0: x != 0)
+  kNor,        // ~(x | v) != 0
+  kLess,       // x < v
+  kGreater,    // x > v
+  kGreaterEq,  // x >= v (unsigned)
+  kMaskEq,     // (x & v) == v
+};
+
+// True if `x` satisfies `cmp` against `v`.
+constexpr bool WaitSatisfied(WaitCmp cmp, uint64_t x, uint64_t v) {
+  switch (cmp) {
+    case WaitCmp::kGeq:
+      return static_cast<int64_t>(x - v) >= 0;
+    case WaitCmp::kEq:
+      return x == v;
+    case WaitCmp::kAnd:
+      return (x & v) != 0;
+    case WaitCmp::kNor:
+      return ~(x | v) != 0;
+    case WaitCmp::kLess:
+      return x < v;
+    case WaitCmp::kGreater:
+      return x > v;
+    case WaitCmp::kGreaterEq:
+      return x >= v;
+    case WaitCmp::kMaskEq:
+      return (x & v) == v;
+  }
+  return false;
+}
 
 // Direction of a copy; picks the DMA engine and the bandwidth of the cost model.
 enum class CopyDir {
@@ -138,6 +183,17 @@ struct Task {
   uint32_t event = 0;
   // kEventWait: the event may belong to another device of the same backend.
   uint32_t event_device = 0;
+  // kEventWait / kWaitSignal: wall-clock milliseconds the wait may block once it has reached
+  // the head of its queue (0: forever). On expiry the task fails with kWaitTimeoutCode
+  // (driver.h) and the queue goes on. A wall-clock measure: what is waited for is recorded
+  // by the host program, whose progress simulated time does not know.
+  uint32_t wait_timeout_ms = 0;
+
+  // kSignal / kWaitSignal (`event` is the counter when `dst` is null).
+  SignalOp signal_op = SignalOp::kSet;
+  WaitCmp wait_cmp = WaitCmp::kEq;
+  bool wait_clear = false;
+  uint64_t signal_value = 0;
 
   // kHostFunc / kKernel: functional body. kExternal: called with the task id when the
   // task becomes ready (its predecessors are done); must not block.
@@ -163,6 +219,11 @@ struct Task {
   uint64_t flops = 0;
   uint64_t bytes_moved = 0;
   KernelWork work;
+  // kKernel: the op execute timeout (aclrtSetOpExecuteTimeOut*) in simulated ns, 0 = none. A
+  // kernel whose simulated duration (alone on its engine) exceeds it is stopped at the timeout
+  // and fails with the engine's timeout code (AI Core 507014, vector core 507034, AI CPU
+  // 507017) instead of running its body. Simulated time, so deterministic.
+  uint64_t exec_timeout_ns = 0;
 
   // Free-form label for logs and profiles (API name, op type).
   const char* label = "";

@@ -86,6 +86,8 @@ Kind HandleKindOf(const std::string& spelling) {
   if (type == "aclrtMemPool") return Kind::kMemPool;
   if (type == "aclrtDrvMemHandle") return Kind::kPhysicalMem;
   if (type == "aclprofConfig*") return Kind::kProfConfig;
+  if (type == "aclrtNotify") return Kind::kNotify;
+  if (type == "aclrtCntNotify") return Kind::kCntNotify;
   return Kind::kNone;
 }
 
@@ -147,6 +149,14 @@ void* Create(Kind kind, void* dev) {
       uint32_t devices[1] = {0};
       return aclprofCreateConfig(devices, 1, ACL_AICORE_NONE, nullptr, 0);
     }
+    case Kind::kNotify: {
+      aclrtNotify notify = nullptr;
+      return aclrtCreateNotify(&notify, ACL_NOTIFY_DEFAULT) == ACL_SUCCESS ? notify : nullptr;
+    }
+    case Kind::kCntNotify: {
+      aclrtCntNotify notify = nullptr;
+      return aclrtCntNotifyCreate(&notify, ACL_NOTIFY_DEFAULT) == ACL_SUCCESS ? notify : nullptr;
+    }
     case Kind::kNone:
     case Kind::kCount:
       break;
@@ -197,6 +207,12 @@ void Destroy(Kind kind, void* object) {
       break;
     case Kind::kProfConfig:
       (void)aclprofDestroyConfig(static_cast<aclprofConfig*>(object));
+      break;
+    case Kind::kNotify:
+      (void)aclrtDestroyNotify(object);
+      break;
+    case Kind::kCntNotify:
+      (void)aclrtCntNotifyDestroy(object);
       break;
     case Kind::kNone:
     case Kind::kCount:

@@ -57,6 +57,8 @@ enum class Kind {
   kMemPool,
   kPhysicalMem,
   kProfConfig,
+  kNotify,
+  kCntNotify,
   kCount,
 };
 
