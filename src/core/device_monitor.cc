@@ -1,5 +1,6 @@
 #include "core/device_monitor.h"
 
+#include <fmt/format.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -67,7 +68,7 @@ void DeviceMonitor::OnTaskFailure(const driver::TaskFailure& failure) {
                 "task failed: stream_id={}, task_id={}, op_name={}, error_code={}: {}",
                 failure.queue, failure.task_id, op, failure.error_code, failure.message);
   if (failure.message.find("fault injected") != std::string::npos) {
-    ACLSIM_DEVLOG(log_, DeviceModule::kDrv, Level::kWarning,
+    ACLSIM_DEVLOG(log_, DeviceModule::kDrv, Level::kError,
                   "fault injection fired on stream_id={}, task_id={}: {}", failure.queue,
                   failure.task_id, failure.message);
   }
@@ -96,9 +97,16 @@ void DeviceMonitor::OnTaskTraced(const driver::TaskTrace& trace) {
   if (!log_.task_trace() || trace.task == nullptr) return;
   const driver::Task& task = *trace.task;
   const char* op = task.op_name != nullptr ? task.op_name : task.label;
-  log_.Log(DeviceModule::kTsch, Level::kDebug, __FILE__, __LINE__, __func__,
-           "task done: stream_id={}, task_id={}, op_name={}, start_ns={}, end_ns={}", trace.queue,
-           trace.task_id, (op != nullptr && *op != '\0') ? op : "-", trace.start_ns, trace.end_ns);
+  // Task trace is its own switch: written whatever the TSCH level.
+  try {
+    log_.Write(DeviceModule::kTsch, Level::kDebug, __FILE__, __LINE__, __func__,
+               fmt::format("task done: stream_id={}, task_id={}, op_name={}, start_ns={}, "
+                           "end_ns={}",
+                           trace.queue, trace.task_id, (op != nullptr && *op != '\0') ? op : "-",
+                           trace.start_ns, trace.end_ns));
+  } catch (...) {
+    // Out of memory while formatting: the line is lost, as any log line would be.
+  }
 }
 
 void DeviceMonitor::OnClose() {

@@ -4,7 +4,7 @@
 // settings (<log root>/npu/device-<id>/log_config.json, dfx/device_settings.h) and writes:
 //  * the device log (dfx/device_log.h): the open (SoC, AI Core count, HBM) and the close
 //    (task counters, simulated time) as EVENT lines of DRV; every task failure as an ERROR
-//    line of TSCH (stream, task, op, error code); an injected fault as a WARNING of DRV, a lost
+//    line of TSCH (stream, task, op, error code); an injected fault as an ERROR of DRV, a lost
 //    device as an ERROR of DRV; with task trace on, one DEBUG line of TSCH per completed task
 //    (stream, task, op, simulated start and end in ns);
 //  * status.json: at open, after each task failure and at close.

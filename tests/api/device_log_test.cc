@@ -142,7 +142,7 @@ TEST_F(AclNoInitTest, FailingTaskIsInTheDeviceLogAndTheStatus) {
   const std::vector<std::string> lines = root.Lines(0);
   EXPECT_EQ(CountContaining(lines, "[ERROR] TSCH("), 1u);
   EXPECT_EQ(CountContaining(lines, "op_name=Add, error_code=507015"), 1u);
-  EXPECT_EQ(CountContaining(lines, "[WARNING] DRV("), 1u);  // the injected fault
+  EXPECT_EQ(CountContaining(lines, "[ERROR] DRV("), 1u);  // the injected fault
   status = root.Status(0);
   EXPECT_EQ(status["health"], "Warning");
   EXPECT_EQ(status["tasks_failed"], 1u);
