@@ -218,7 +218,6 @@ int main(int argc, char** argv) {
   }
 
   // Check every value before changing anything.
-  dfx::DeviceLogSettings changes;
   std::optional<int8_t> level;
   if (!global_level.empty()) {
     level = dfx::LevelFromWord(global_level);

@@ -25,7 +25,7 @@ std::string Read(const fs::path& path) {
   return text.str();
 }
 
-struct Run {
+struct Outcome {
   int code = -1;
   std::string out;  // stdout and stderr
 };
@@ -44,18 +44,18 @@ class MsnpureportTest : public ::testing::Test {
   fs::path root() const { return dir_ / "log"; }
 
   // Runs `command` (with `env` before it) in dir_/cwd with the log root set.
-  Run Shell(const std::string& command, const std::string& env = "") const {
+  Outcome Shell(const std::string& command, const std::string& env = "") const {
     const fs::path out = dir_ / "out.txt";
     const std::string line = "cd " + (dir_ / "cwd").string() +
                              " && ASCEND_PROCESS_LOG_PATH=" + root().string() + " " + env + " " +
                              command + " > " + out.string() + " 2>&1";
     const int status = std::system(line.c_str());
-    Run run;
+    Outcome run;
     run.code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
     run.out = Read(out);
     return run;
   }
-  Run Tool(const std::string& args) const {
+  Outcome Tool(const std::string& args) const {
     return Shell(std::string(MSNPUREPORT_PATH) + " " + args);
   }
 
@@ -63,7 +63,7 @@ class MsnpureportTest : public ::testing::Test {
 };
 
 TEST_F(MsnpureportTest, SetsTheDeviceLogSettingsAndPrintsThem) {
-  Run run = Tool("-d 1 -g info");
+  Outcome run = Tool("-d 1 -g info");
   ASSERT_EQ(run.code, 0) << run.out;
   const auto config = nlohmann::json::parse(Read(root() / "npu" / "device-1" / "log_config.json"));
   EXPECT_EQ(config["global_level"], "info");
@@ -84,18 +84,18 @@ TEST_F(MsnpureportTest, SetsTheDeviceLogSettingsAndPrintsThem) {
 TEST_F(MsnpureportTest, UsageErrorsExitTwoWithTheUsage) {
   for (const char* args : {"-g loud", "-m TSCH", "-m FOO:info", "-m TSCH:loud", "-e maybe",
                            "-t yes", "--bogus", "-d x", "report"}) {
-    const Run run = Tool(args);
+    const Outcome run = Tool(args);
     EXPECT_EQ(run.code, 2) << args << ": " << run.out;
     EXPECT_NE(run.out.find("msnpureport"), std::string::npos) << args << ": " << run.out;
   }
-  const Run help = Tool("-h");
+  const Outcome help = Tool("-h");
   EXPECT_EQ(help.code, 0);
   EXPECT_NE(help.out.find("-g"), std::string::npos) << help.out;
   EXPECT_FALSE(fs::exists(root() / "npu"));  // nothing was written
 }
 
 TEST_F(MsnpureportTest, UnknownDevicesAndMissingDataExitOne) {
-  Run run = Tool("-d 99 -g info");
+  Outcome run = Tool("-d 99 -g info");
   EXPECT_EQ(run.code, 1) << run.out;
   EXPECT_NE(run.out.find("device 99 does not exist"), std::string::npos) << run.out;
   run = Tool("-d -1 -s");
@@ -109,9 +109,9 @@ TEST_F(MsnpureportTest, UnknownDevicesAndMissingDataExitOne) {
 }
 
 TEST_F(MsnpureportTest, StatusAfterARunWithAFailingTask) {
-  const Run app = Shell(ADD_PATH, "ACLSIM_FAULT_AICORE_EXCEPTION=1");
+  const Outcome app = Shell(ADD_PATH, "ACLSIM_FAULT_AICORE_EXCEPTION=1");
   EXPECT_NE(app.code, 0) << app.out;  // the example reports the failed Add
-  const Run run = Tool("-s");
+  const Outcome run = Tool("-s");
   ASSERT_EQ(run.code, 0) << run.out;
   EXPECT_NE(run.out.find("device 0 status"), std::string::npos) << run.out;
   EXPECT_NE(run.out.find("health: Warning"), std::string::npos) << run.out;
@@ -123,7 +123,7 @@ TEST_F(MsnpureportTest, StatusAfterARunWithAFailingTask) {
 
   // A clean run afterwards: OK, closed, nothing failed.
   ASSERT_EQ(Shell(ADD_PATH).code, 0);
-  const Run again = Tool("-s -d 0");
+  const Outcome again = Tool("-s -d 0");
   EXPECT_NE(again.out.find("health: OK"), std::string::npos) << again.out;
   EXPECT_NE(again.out.find("failed 0"), std::string::npos) << again.out;
   EXPECT_NE(again.out.find(", closed "), std::string::npos) << again.out;
@@ -145,7 +145,7 @@ TEST_F(MsnpureportTest, ExportCopiesTheDeviceLogsAndStatus) {
   for (const char* args : {"", "-f", "report -a", "-d 0"}) {
     fs::remove_all(dir_ / "cwd");
     fs::create_directories(dir_ / "cwd");
-    const Run run = Tool(args);
+    const Outcome run = Tool(args);
     ASSERT_EQ(run.code, 0) << args << ": " << run.out;
     std::vector<fs::path> exports;
     for (const auto& e : fs::directory_iterator(dir_ / "cwd")) exports.push_back(e.path());
