@@ -346,6 +346,9 @@ void Scheduler::TimeTask(SimQueue& q, SimTask& t, uint64_t earliest) {
   const uint64_t ready = std::max(t.earliest_ns, q.tail_end_ns);
   t.start_ns = dev.engines.Grant(c, earliest, duration_at, &t.end_ns);
   t.timed = true;
+  if (t.end_ns > dev.latest_end_ns.load(std::memory_order_relaxed)) {
+    dev.latest_end_ns.store(t.end_ns, std::memory_order_relaxed);  // written under the lock
+  }
   if (t.task.traced && dev.tracer) {
     driver::TaskTrace trace;
     trace.queue = q.id;

@@ -215,6 +215,8 @@ void Scheduler::Finish(const std::shared_ptr<SimTask>& t, Status status, bool re
     failure.task_id = t->id;
     failure.error_code = status.detail();
     failure.message = status.message();
+    const char* op = t->task.op_name != nullptr ? t->task.op_name : t->task.label;
+    if (op != nullptr) failure.op_name = op;
     if (report) handler = t->dev->failure_handler;
     hook = report && t->task.kind == TaskKind::kKernel && t->task.on_failure;
   }

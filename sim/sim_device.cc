@@ -41,6 +41,18 @@ SimDevice::~SimDevice() {
 
 Status SimDevice::Health() const { return scheduler_->LostStatus(id_); }
 
+driver::DeviceCounters SimDevice::Counters() const {
+  driver::DeviceCounters counters;
+  if (progress_ == nullptr) return counters;
+  // Task ids of a device are 1, 2, ... in submission order.
+  const uint64_t in_flight = progress_->in_flight.load(std::memory_order_acquire);
+  counters.tasks_submitted = progress_->last_issued.load(std::memory_order_acquire);
+  counters.tasks_finished =
+      counters.tasks_submitted > in_flight ? counters.tasks_submitted - in_flight : 0;
+  counters.sim_time_ns = progress_->latest_end_ns.load(std::memory_order_relaxed);
+  return counters;
+}
+
 Status SimDevice::AllocPhysical(driver::MemPool pool, driver::PageSize page, size_t bytes,
                                 void** addr) {
   ACLSIM_RETURN_IF_ERROR(scheduler_->LostStatus(id_));

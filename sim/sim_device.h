@@ -35,6 +35,7 @@ class SimDevice final : public driver::Device {
 
   const driver::DeviceProps& props() const override { return props_; }
   Status Health() const override;
+  driver::DeviceCounters Counters() const override;
 
   Status AllocPhysical(driver::MemPool pool, driver::PageSize page, size_t bytes,
                        void** addr) override;

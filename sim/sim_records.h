@@ -160,12 +160,13 @@ struct DeviceSched {
   FaultConfig faults;
   uint64_t next_task_id = 1;
   // Read without the lock (SimDevice::MemoryFence); written under it.
-  std::atomic<uint64_t> in_flight{0};    // submitted tasks not yet completed
-  std::atomic<uint64_t> last_issued{0};  // id of the last submitted task
-  uint64_t kernel_count = 0;             // kernels submitted (fault_aicore_exception)
-  bool lost = false;                     // fault_device_lost fired
-  TlbCounts tlb;                         // translations of every submitted task
-  EstimateMemo estimates;                // recent kernels' cost estimates
+  std::atomic<uint64_t> in_flight{0};      // submitted tasks not yet completed
+  std::atomic<uint64_t> last_issued{0};    // id of the last submitted task
+  std::atomic<uint64_t> latest_end_ns{0};  // latest simulated end of a timed task (Counters)
+  uint64_t kernel_count = 0;               // kernels submitted (fault_aicore_exception)
+  bool lost = false;                       // fault_device_lost fired
+  TlbCounts tlb;                           // translations of every submitted task
+  EstimateMemo estimates;                  // recent kernels' cost estimates
 
   std::map<driver::QueueId, std::shared_ptr<SimQueue>> queues;
   IdPool queue_ids;                    // hardware stream ids

@@ -3,6 +3,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdlib>
 #include <cstring>
@@ -153,7 +154,48 @@ const char* EngineName(driver::Engine engine) {
   return "AI_CORE";
 }
 
+// The acldumpRegCallback sink (process-wide; see data_dump.h).
+std::mutex g_sink_mu;
+std::shared_ptr<const DumpChunkSink> g_sink;
+
 }  // namespace
+
+void SetDumpChunkSink(DumpChunkSink sink) {
+  std::shared_ptr<const DumpChunkSink> next;
+  if (sink) next = std::make_shared<const DumpChunkSink>(std::move(sink));
+  std::lock_guard<std::mutex> lock(g_sink_mu);
+  g_sink = std::move(next);
+}
+
+bool DumpChunkSinkRegistered() {
+  std::lock_guard<std::mutex> lock(g_sink_mu);
+  return g_sink != nullptr;
+}
+
+bool DeliverDumpChunks(const std::string& path, const std::vector<uint8_t>& bytes) {
+  std::shared_ptr<const DumpChunkSink> sink;
+  {
+    std::lock_guard<std::mutex> lock(g_sink_mu);
+    sink = g_sink;
+  }
+  if (!sink) return false;
+  size_t offset = 0;
+  do {
+    const size_t size = std::min(kDumpChunkBytes, bytes.size() - offset);
+    const bool last = offset + size == bytes.size();
+    const int32_t answer =
+        (*sink)(path, bytes.data() + offset, size, static_cast<int64_t>(offset), last);
+    if (answer != 0) {
+      ACLSIM_LOG_WARN(dfx::Module::kAscendCl,
+                      "dump callback returned {} for '{}' at offset {}: the rest of this file "
+                      "is not delivered",
+                      answer, path, offset);
+      break;
+    }
+    offset += size;
+  } while (offset < bytes.size());
+  return true;
+}
 
 // ---- sessions ---------------------------------------------------------------------------
 
@@ -273,10 +315,12 @@ void KernelDump::WriteData(uint64_t task_id) {
              ? "/single_op"
              : fmt::format("/{}/{}/{}", dump::FileNamePart(target_.model_name), target_.model_id,
                            target_.step);
-  Status status = MakeDirectories(dir, "dump");
   const std::string path =
       dir + "/" +
       FileName(record.op_type, record.op_name, task_id, stream_id_, record.timestamp_us);
+  // acldumpRegCallback: the file's bytes go to the callback instead of the disk.
+  if (DumpChunkSinkRegistered() && DeliverDumpChunks(path, dump::Encode(record))) return;
+  Status status = MakeDirectories(dir, "dump");
   if (status.ok()) status = dump::WriteFile(path, record);
   if (!status.ok()) {
     ACLSIM_LOG_ERROR(dfx::Module::kAscendCl, "data dump of op {} ({}) failed: {}", record.op_name,
@@ -456,6 +500,19 @@ Result<std::string> DataDump::PathOf(int dump_type) const {
                "the exception dump is off (set NPU_COLLECT_PATH, or a \"dump_scene\")");
   }
   return exception_->base + "/extra-info/data-dump";
+}
+
+std::string DataDump::ExceptionInfoDir() const {
+  std::lock_guard<std::mutex> lock(mu_);
+  std::string base;
+  if (exception_ != nullptr) {
+    base = exception_->base;
+  } else {
+    base = !collect_path_.empty() ? collect_path_ : work_path_;
+    if (base.empty() && session_ != nullptr) base = session_->config().path;
+    base = Absolute(base.empty() ? "." : base);
+  }
+  return base + "/extra-info/data-dump";
 }
 
 std::shared_ptr<const ModelDumpPlan> DataDump::PlanForModel(const std::string& name) const {

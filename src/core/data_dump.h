@@ -31,6 +31,7 @@
 
 #include <atomic>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <mutex>
 #include <optional>
@@ -46,6 +47,21 @@
 namespace aclsim::core {
 
 enum class DumpMode { kOutput, kInput, kAll };
+
+// acldumpRegCallback: data-dump files are delivered to a sink instead of being written. Each
+// file is delivered in order as chunks of at most kDumpChunkBytes: (the path the file would
+// have had, the bytes, their offset in the file, whether it is the last chunk). A sink that
+// returns non-zero stops the delivery of that file (logged at WARNING). Process-wide, as
+// libascend_dump's registration is: it holds across aclInit / aclFinalize.
+using DumpChunkSink = std::function<int32_t(const std::string& path, const uint8_t* data,
+                                            size_t size, int64_t offset, bool last)>;
+inline constexpr size_t kDumpChunkBytes = size_t{1} << 20;  // 1 MiB
+// Registers `sink` (replacing any earlier one); null restores file output.
+void SetDumpChunkSink(DumpChunkSink sink);
+bool DumpChunkSinkRegistered();
+// Delivers `bytes` to the registered sink as chunks; false if no sink is registered.
+// Thread-safe; the sink is called without any lock held (calls may run concurrently).
+bool DeliverDumpChunks(const std::string& path, const std::vector<uint8_t>& bytes);
 
 // One dump_list entry: a model (all models if model_name is empty) and its nodes (all if
 // layers is empty). An entry with neither dumps nothing (CANN's "[{}]" for single ops).
@@ -186,6 +202,11 @@ class DataDump {
   Status StartArgs(uint32_t dump_type, const char* path);
   Status StopArgs(uint32_t dump_type);
 
+  // acldumpGetExceptionInfoPath / acldumpSaveExceptionInfo: the directory of user exception
+  // info files: the exception dump's <base>/extra-info/data-dump (base: NPU_COLLECT_PATH >
+  // ASCEND_WORK_PATH > the config's dump_path > the working directory), whether or not the
+  // exception dump is on.
+  std::string ExceptionInfoDir() const;
   // acldumpGetPath: the directory of a dump type (acldumpType values): DATA_DUMP (4) the
   // dump_path of the configuration in force, the AIC_ERR_* types (1..3) the exception dump's
   // base. kInvalidParam for another type; kDumpNotRun when that dump is not on.

@@ -4,6 +4,7 @@
 #include <chrono>
 #include <thread>
 
+#include "core/device_monitor.h"
 #include "core/handle_table.h"
 #include "core/memory_checker.h"
 #include "dfx/log.h"
@@ -279,6 +280,7 @@ void Device::Release(bool force) {
     if (auto event = weak.lock()) (void)raw->DestroyEvent(event->id());
   }
   closed_.store(true, std::memory_order_release);
+  if (monitor_) monitor_->OnClose();  // the backend is still open: its counters are readable
   MemoryChecker::Instance().ForgetDevice(this);
   std::vector<std::shared_ptr<CachingAllocator>> heaps;
   {

@@ -27,6 +27,8 @@
 
 namespace aclsim::core {
 
+class DeviceMonitor;  // core/device_monitor.h
+
 class Device : public std::enable_shared_from_this<Device> {
  public:
   // `id` is the user-visible device id; `physical_id` the backend's.
@@ -98,6 +100,10 @@ class Device : public std::enable_shared_from_this<Device> {
   size_t stream_count() const;
   size_t event_count() const;
 
+  // The device's log and status (set once, right after construction; told of the close by
+  // Release, with the backend's counters, before the backend device is closed).
+  void set_monitor(std::shared_ptr<DeviceMonitor> monitor) { monitor_ = std::move(monitor); }
+
   // Peer access (aclrtDeviceEnablePeerAccess from this device to `peer`).
   void SetPeerAccess(int32_t peer, bool enabled);
   bool PeerAccessEnabled(int32_t peer) const;
@@ -131,6 +137,7 @@ class Device : public std::enable_shared_from_this<Device> {
   std::vector<std::weak_ptr<Stream>> streams_;
   std::vector<std::weak_ptr<Event>> events_;
   std::vector<std::weak_ptr<Context>> contexts_;
+  std::shared_ptr<DeviceMonitor> monitor_;
 };
 
 }  // namespace aclsim::core

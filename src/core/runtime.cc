@@ -4,11 +4,13 @@
 #include <cstdlib>
 #include <cstring>
 
+#include "core/device_monitor.h"
 #include "core/memory_checker.h"
 #include "core/memory_ops.h"
 #include "core/task_tracing.h"
 #include "dfx/error_message.h"
 #include "dfx/log.h"
+#include "dfx/log_config.h"
 #include "driver/registry.h"
 
 namespace aclsim::core {
@@ -160,7 +162,9 @@ Result<std::shared_ptr<Device>> Runtime::OpenLocked(int32_t id,
   std::unique_ptr<driver::Device> backend;
   ACLSIM_RETURN_IF_ERROR(driver_->OpenDevice(PhysicalId(id), &backend));
   ExceptionHub* hub = &exceptions_;
-  backend->SetFailureHandler([hub, id](const driver::TaskFailure& failure) {
+  auto monitor = std::make_shared<DeviceMonitor>(id, backend->props(), dfx::LogRootFromEnv());
+  backend->SetFailureHandler([hub, id, monitor](const driver::TaskFailure& failure) {
+    monitor->OnTaskFailure(failure);
     ExceptionRecord record;
     record.task_id = static_cast<uint32_t>(failure.task_id);
     record.stream_id = failure.queue;
@@ -169,7 +173,11 @@ Result<std::shared_ptr<Device>> Runtime::OpenLocked(int32_t id,
     record.message = failure.message;
     hub->Report(record);
   });
-  backend->SetTaskTracer(MakeTaskTracer(static_cast<uint32_t>(id)));
+  backend->SetTaskTracer([profile = MakeTaskTracer(static_cast<uint32_t>(id)),
+                          monitor](const driver::TaskTrace& trace) {
+    profile(trace);
+    monitor->OnTaskTraced(trace);
+  });
   if (config_.watchdog_ms > 0) {
     backend->SetWatchdog(config_.watchdog_ms, [id](const std::string& report) {
       ACLSIM_LOG_ERROR(dfx::Module::kRuntime,
@@ -178,8 +186,11 @@ Result<std::shared_ptr<Device>> Runtime::OpenLocked(int32_t id,
                        id, report);
     });
   }
+  const driver::Device* raw_backend = backend.get();
   auto device = std::make_shared<Device>(id, PhysicalId(id), std::move(backend));
   device->set_op_execute_timeout_ns(op_execute_timeout_us_.load() * 1000);
+  monitor->OnOpen(raw_backend);
+  device->set_monitor(monitor);
   ACLSIM_RETURN_IF_ERROR(device->Initialize());
   ACLSIM_LOG_INFO(dfx::Module::kRuntime, "opened device {} ({})", id, device->props().soc_name);
   slot = device;

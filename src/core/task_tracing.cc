@@ -3,6 +3,9 @@
 #include <utility>
 
 namespace aclsim::core {
+
+std::atomic<int> g_device_task_traces{0};
+
 namespace {
 
 using driver::Engine;
@@ -117,8 +120,12 @@ void MarkTracedSlow(driver::Task& task) {
   auto& profiler = dfx::prof::Profiler::Get();
   if (task.op_name == nullptr) task.op_name = tag_name;
   if (task.model_id == 0) task.model_id = tag_model;
-  // Not profiling: only the tasks of a subscribed model.
-  if (!profiler.active() && (task.model_id == 0 || !profiler.IsSubscribed(task.model_id))) return;
+  // Not profiling: only the tasks of a subscribed model, or every task while a device log's
+  // task trace is on.
+  if (!profiler.active() && !DeviceTaskTraceActive() &&
+      (task.model_id == 0 || !profiler.IsSubscribed(task.model_id))) {
+    return;
+  }
   task.traced = true;
   task.label = profiler.Intern(task.label);
   task.op_name = profiler.Intern(task.op_name);

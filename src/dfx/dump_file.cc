@@ -120,7 +120,7 @@ Status ReadTensorHeader(Reader& in, size_t i, DumpTensor* tensor) {
   ACLSIM_RETURN_IF_ERROR(in.Get(&kind, "tensor kind"));
   ACLSIM_RETURN_IF_ERROR(in.Get(&payload, "tensor payload"));
   ACLSIM_RETURN_IF_ERROR(in.Get(&reserved, "tensor reserved field"));
-  if (kind > 1) return in.Fail(fmt::format("tensor {}: kind {} is not 0 or 1", i, kind));
+  if (kind > 2) return in.Fail(fmt::format("tensor {}: kind {} is not 0, 1 or 2", i, kind));
   if (payload > 1) return in.Fail(fmt::format("tensor {}: payload {} is not 0 or 1", i, payload));
   tensor->kind = static_cast<TensorKind>(kind);
   tensor->payload = static_cast<Payload>(payload);

@@ -6,7 +6,7 @@
 //   str      op type, op name, model name  (str: u32 byte length, then the bytes, no NUL)
 //   u32 model id   u64 step   u32 device id   u32 stream id   u64 task id   u64 timestamp (us)
 //   u32 tensor count, then per tensor a header:
-//     u8 kind (0 input, 1 output)   u8 payload (0 data, 1 stats)   u16 reserved (0)
+//     u8 kind (0 input, 1 output, 2 workspace)   u8 payload (0 data, 1 stats)   u16 reserved (0)
 //     u32 index   i32 dtype (aclDataType)   i32 format (aclFormat)   u32 rank   i64 dims[rank]
 //     u64 device address   u64 byte size
 //   then the payloads, in header order: data = the tensor's bytes (byte size of them);
@@ -34,7 +34,8 @@ inline constexpr uint32_t kFlagException = 0x1;
 // Largest rank a file may state (ACL_MAX_DIM_CNT).
 inline constexpr uint32_t kMaxRank = 128;
 
-enum class TensorKind : uint8_t { kInput = 0, kOutput = 1 };
+// kWorkspace: only in files written by acldumpSaveExceptionInfo (ACL_DUMP_TENSOR_WORKSPACE).
+enum class TensorKind : uint8_t { kInput = 0, kOutput = 1, kWorkspace = 2 };
 enum class Payload : uint8_t { kData = 0, kStats = 1 };
 
 // Summary of a numeric tensor: min / max / mean over the values that are not NaN (`count`

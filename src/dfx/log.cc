@@ -16,6 +16,7 @@
 #include <string>
 
 #include "dfx/log_config.h"
+#include "dfx/log_line.h"
 #include "dfx/plog_file_sink.h"
 
 namespace aclsim::dfx {
@@ -80,40 +81,12 @@ const char* BaseName(const char* path) {
   return slash != nullptr ? slash + 1 : path;
 }
 
-// [LEVEL] MODULE(pid,pname):yyyy-mm-dd-hh:mm:ss.mmm.uuu [file:line]tid func: msg
-void FormatLine(fmt::memory_buffer* out, const char* module_name, Level level, const char* file,
-                int line, const char* func, std::string_view msg) {
-  struct timespec now {};
-  clock_gettime(CLOCK_REALTIME, &now);
-  // localtime_r takes a global lock; a thread logs many lines within one second.
-  thread_local time_t cached_second = -1;
-  thread_local struct tm cached_local {};
-  if (now.tv_sec != cached_second) {
-    localtime_r(&now.tv_sec, &cached_local);
-    cached_second = now.tv_sec;
-  }
-  const struct tm& local = cached_local;
-  const long micros = now.tv_nsec / 1000;
-  while (!msg.empty() && (msg.back() == '\n' || msg.back() == '\r')) msg.remove_suffix(1);
-  auto it = std::back_inserter(*out);
-  fmt::format_to(it, "[{}] {}({},{}):{:04}-{:02}-{:02}-{:02}:{:02}:{:02}.{:03}.{:03} [{}:{}]{}",
-                 LevelName(level), module_name, CurrentPid(), ProcessName(), local.tm_year + 1900,
-                 local.tm_mon + 1, local.tm_mday, local.tm_hour, local.tm_min, local.tm_sec,
-                 micros / 1000, micros % 1000, BaseName(file), line, CurrentTid());
-  if (func != nullptr && func[0] != '\0') {
-    fmt::format_to(it, " {}: ", func);
-  } else {
-    fmt::format_to(it, " ");
-  }
-  out->append(msg.data(), msg.data() + msg.size());
-}
-
 // Configuration problems go to stderr (they are about logging itself, so the log may be
 // exactly what does not work), in the line format, under CANN's "SLOG" module.
 void ReportConfigWarnings(const LogConfig& config) {
   for (const std::string& warning : config.warnings) {
     fmt::memory_buffer buf;
-    FormatLine(&buf, "SLOG", Level::kWarning, __FILE__, __LINE__, "ReadLogConfig", warning);
+    FormatLogLine(&buf, "SLOG", Level::kWarning, __FILE__, __LINE__, "ReadLogConfig", warning);
     buf.push_back('\n');
     std::fwrite(buf.data(), 1, buf.size(), stderr);
   }
@@ -200,6 +173,34 @@ spdlog::level::level_enum SpdLevel(Level level) {
 
 }  // namespace
 
+// [LEVEL] MODULE(pid,pname):yyyy-mm-dd-hh:mm:ss.mmm.uuu [file:line]tid func: msg
+void FormatLogLine(fmt::memory_buffer* out, const char* module_name, Level level, const char* file,
+                   int line, const char* func, std::string_view msg) {
+  struct timespec now {};
+  clock_gettime(CLOCK_REALTIME, &now);
+  // localtime_r takes a global lock; a thread logs many lines within one second.
+  thread_local time_t cached_second = -1;
+  thread_local struct tm cached_local {};
+  if (now.tv_sec != cached_second) {
+    localtime_r(&now.tv_sec, &cached_local);
+    cached_second = now.tv_sec;
+  }
+  const struct tm& local = cached_local;
+  const long micros = now.tv_nsec / 1000;
+  while (!msg.empty() && (msg.back() == '\n' || msg.back() == '\r')) msg.remove_suffix(1);
+  auto it = std::back_inserter(*out);
+  fmt::format_to(it, "[{}] {}({},{}):{:04}-{:02}-{:02}-{:02}:{:02}:{:02}.{:03}.{:03} [{}:{}]{}",
+                 LevelName(level), module_name, CurrentPid(), ProcessName(), local.tm_year + 1900,
+                 local.tm_mon + 1, local.tm_mday, local.tm_hour, local.tm_min, local.tm_sec,
+                 micros / 1000, micros % 1000, BaseName(file), line, CurrentTid());
+  if (func != nullptr && func[0] != '\0') {
+    fmt::format_to(it, " {}: ", func);
+  } else {
+    fmt::format_to(it, " ");
+  }
+  out->append(msg.data(), msg.data() + msg.size());
+}
+
 const char* ModuleName(Module module) {
   switch (module) {
     case Module::kAscendCl:
@@ -261,7 +262,7 @@ void LogWrite(Module module, Level level, const char* file, int line, const char
   try {
     InitLogging();
     fmt::memory_buffer buf;
-    FormatLine(&buf, ModuleName(module), level, file, line, func, msg);
+    FormatLogLine(&buf, ModuleName(module), level, file, line, func, msg);
     const spdlog::details::log_msg record(spdlog::source_loc{}, spdlog::string_view_t(),
                                           SpdLevel(level),
                                           spdlog::string_view_t(buf.data(), buf.size()));

@@ -60,7 +60,7 @@ std::string PasswdHomeDir() {
   return "/tmp";
 }
 
-std::string ResolveRootDir(const EnvLookup& lookup) {
+std::string ResolveRootDirImpl(const EnvLookup& lookup) {
   const char* process_log_path = lookup("ASCEND_PROCESS_LOG_PATH");
   if (process_log_path != nullptr && process_log_path[0] != '\0') return process_log_path;
   const char* work_path = lookup("ASCEND_WORK_PATH");
@@ -169,8 +169,14 @@ LogConfig ParseLogConfig(const EnvLookup& lookup) {
     }
   }
 
-  config.root_dir = ResolveRootDir(lookup);
+  config.root_dir = ResolveLogRoot(lookup);
   return config;
+}
+
+std::string ResolveLogRoot(const EnvLookup& lookup) { return ResolveRootDirImpl(lookup); }
+
+std::string LogRootFromEnv() {
+  return ResolveLogRoot([](const char* name) -> const char* { return std::getenv(name); });
 }
 
 LogConfig ReadLogConfigFromEnv() {

@@ -50,6 +50,11 @@ LogConfig ParseLogConfig(const EnvLookup& lookup);
 // ParseLogConfig(getenv).
 LogConfig ReadLogConfigFromEnv();
 
+// The log root alone: ASCEND_PROCESS_LOG_PATH > $ASCEND_WORK_PATH/log > $HOME/ascend/log
+// (the passwd entry's home if HOME is unset). Used by the device log and msnpureport.
+std::string ResolveLogRoot(const EnvLookup& lookup);
+std::string LogRootFromEnv();
+
 // Parses an ASCEND_MODULE_LOG_LEVEL value ("RUNTIME=0:ASCENDCL=1") into `levels`.
 // All-or-nothing, as CANN documents: on any malformed entry (missing '=', a level outside
 // 0..4, an empty or unknown module name, any other character) `levels` is left unchanged,

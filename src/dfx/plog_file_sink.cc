@@ -12,8 +12,10 @@
 
 namespace aclsim::dfx {
 
-PlogFileSink::PlogFileSink(std::string dir, size_t max_file_size, int max_files, pid_t pid)
+PlogFileSink::PlogFileSink(std::string dir, size_t max_file_size, int max_files, pid_t pid,
+                           std::string prefix)
     : dir_(std::move(dir)),
+      prefix_(std::move(prefix)),
       max_file_size_(std::max<size_t>(max_file_size, 1)),
       max_files_(static_cast<size_t>(std::max(max_files, 1))),
       pid_(pid) {
@@ -39,7 +41,7 @@ std::string PlogFileSink::NextFileName() {
   const time_t seconds = static_cast<time_t>(stamp_ms / 1000);
   struct tm local {};
   localtime_r(&seconds, &local);
-  return fmt::format("{}/plog-{}_{:04}{:02}{:02}{:02}{:02}{:02}{:03}.log", dir_, pid_,
+  return fmt::format("{}/{}-{}_{:04}{:02}{:02}{:02}{:02}{:02}{:03}.log", dir_, prefix_, pid_,
                      local.tm_year + 1900, local.tm_mon + 1, local.tm_mday, local.tm_hour,
                      local.tm_min, local.tm_sec, static_cast<int>(stamp_ms % 1000));
 }

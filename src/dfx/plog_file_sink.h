@@ -3,6 +3,7 @@
 // Layout (CANN log reference, "Viewing application logs"; file names seen in real logs,
 // e.g. run/plog/plog-2111667_20251024111652406.log):
 //   <dir>/plog-<pid>_<YYYYMMDDhhmmssmmm>.log      (local time the file was created)
+//   <dir>/device-<pid>_<YYYYMMDDhhmmssmmm>.log    (device logs, prefix "device")
 // When the current file would exceed `max_file_size` bytes, a new timestamped file is
 // started and, if this process now has more than `max_files` files in <dir>, its oldest
 // ones are deleted (ASCEND_HOST_LOG_FILE_NUM semantics: "if the number of one process's
@@ -32,8 +33,10 @@ namespace aclsim::dfx {
 class PlogFileSink final : public spdlog::sinks::base_sink<spdlog::details::null_mutex> {
  public:
   // `dir` is e.g. <root>/debug/plog. `max_files` >= 1. Lines are formatted with "%v"
-  // (the payload is the complete line; the sink adds the newline).
-  PlogFileSink(std::string dir, size_t max_file_size, int max_files, pid_t pid);
+  // (the payload is the complete line; the sink adds the newline). `prefix` starts the file
+  // names: "plog" (host logs) or "device" (device logs: device-<pid>_<stamp>.log).
+  PlogFileSink(std::string dir, size_t max_file_size, int max_files, pid_t pid,
+               std::string prefix = "plog");
 
   // Files this process created and still keeps, oldest first.
   std::vector<std::string> files() const { return {files_.begin(), files_.end()}; }
@@ -52,6 +55,7 @@ class PlogFileSink final : public spdlog::sinks::base_sink<spdlog::details::null
   std::string NextFileName();
 
   std::string dir_;
+  std::string prefix_;
   size_t max_file_size_;
   size_t max_files_;
   pid_t pid_;

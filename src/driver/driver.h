@@ -97,6 +97,16 @@ struct TaskFailure {
   uint64_t task_id = 0;
   uint32_t error_code = 0;  // aclError-compatible runtime code (e.g. 507015)
   std::string message;
+  std::string op_name;  // the task's label (kernel: its op type), "" if it has none
+};
+
+// What a device did since it was opened (Device::Counters), for its status file.
+//  tasks_finished: tasks that completed, failed or were dropped;
+//  sim_time_ns: the simulated end time of the latest task that was timed (0: none yet).
+struct DeviceCounters {
+  uint64_t tasks_submitted = 0;
+  uint64_t tasks_finished = 0;
+  uint64_t sim_time_ns = 0;
 };
 
 // The simulated times of one traced task (Task::traced), for profiling.
@@ -123,6 +133,8 @@ class Device {
   // OK while the device works; once it is lost, the Status every later call fails with
   // (detail kDeviceLostCode). aclrtQueryDeviceStatus reports ABNORMAL then.
   virtual Status Health() const { return Status::Ok(); }
+  // Task counters and simulated time so far (lock-free; backends without them return zeros).
+  virtual DeviceCounters Counters() const { return {}; }
 
   // --- memory -----------------------------------------------------------------------
   // Allocates `bytes` (rounded up to the page size) from `pool`; *addr receives an address

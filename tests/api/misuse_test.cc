@@ -139,6 +139,8 @@ const SizeAccepted kSizeAccepted[] = {
     {"aclrtMemsetAsync", 1, "maxCount only bounds count; the range checked is count"},
     {"aclrtMemsetD32", 1, "memSize only bounds count; the range checked is count"},
     {"aclrtMemsetD32Async", 1, "memSize only bounds count; the range checked is count"},
+    {"acldumpGetExceptionInfoPath", 1,
+     "pathLen is the caller's buffer size; only the path (and its NUL) is written"},
 };
 
 // Value-returning functions whose failure value differs from the manifest's default.
@@ -173,6 +175,9 @@ const NoInitNeeded kNoInitNeeded[] = {
     {"aclInit", "initialises the runtime"},
     {"aclGetRecentErrMsg", "reads the thread's messages; NULL when there are none"},
     {"aclAppLog", "the log works before aclInit"},
+    {"acldumpRegCallback",
+     "libascend_dump's registration is a process setting (msprobe registers before aclInit)"},
+    {"acldumpUnregCallback", "libascend_dump's registration is a process setting"},
     {"aclrtGetLastError", "reads the thread's last error"},
     {"aclrtPeekAtLastError", "reads the thread's last error"},
     {"aclrtGetVersion", "version query"},

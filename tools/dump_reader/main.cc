@@ -31,7 +31,15 @@ int Fail(int code, const std::string& message) {
 }
 
 const char* KindName(dump::TensorKind kind) {
-  return kind == dump::TensorKind::kInput ? "input" : "output";
+  switch (kind) {
+    case dump::TensorKind::kInput:
+      return "input";
+    case dump::TensorKind::kOutput:
+      return "output";
+    case dump::TensorKind::kWorkspace:
+      return "workspace";
+  }
+  return "output";
 }
 
 std::string DimsText(const std::vector<int64_t>& dims) {
