@@ -62,6 +62,34 @@ aclError aclrtProcessReport(int32_t timeout) {
   });
 }
 
+aclError aclrtSubscribeHostFunc(uint64_t hostFuncThreadId, aclrtStream exeStream) {
+  return api::ApiCall(__func__, [&]() -> Status {
+    if (hostFuncThreadId == 0)
+      return Err(StatusCode::kInvalidParam, "hostFuncThreadId must not be 0");
+    ACLSIM_ASSIGN_OR_RETURN(auto runtime, core::Runtime::Get());
+    ACLSIM_ASSIGN_OR_RETURN(auto resolved, runtime->ResolveStream(exeStream, "exeStream"));
+    return runtime->host_funcs().Subscribe(hostFuncThreadId, resolved.get());
+  });
+}
+
+aclError aclrtUnSubscribeHostFunc(uint64_t hostFuncThreadId, aclrtStream exeStream) {
+  return api::ApiCall(__func__, [&]() -> Status {
+    ACLSIM_ASSIGN_OR_RETURN(auto runtime, core::Runtime::Get());
+    ACLSIM_ASSIGN_OR_RETURN(auto resolved, runtime->ResolveStream(exeStream, "exeStream"));
+    return runtime->host_funcs().Unsubscribe(hostFuncThreadId, resolved.get());
+  });
+}
+
+aclError aclrtProcessHostFunc(int32_t timeout) {
+  return api::ApiCall(__func__, [&]() -> Status {
+    if (timeout < -1) {
+      return Err(StatusCode::kInvalidParam, "timeout {} ms is invalid: use -1 or >= 0", timeout);
+    }
+    ACLSIM_ASSIGN_OR_RETURN(auto runtime, core::Runtime::Get());
+    return runtime->host_funcs().Process(timeout);
+  });
+}
+
 aclError aclrtLaunchHostFunc(aclrtStream stream, aclrtHostFunc fn, void* args) {
   return api::ApiCall(__func__, [&]() -> Status {
     ACLSIM_RETURN_IF_ERROR(api::CheckNotNull(reinterpret_cast<const void*>(fn), "fn"));

@@ -18,8 +18,9 @@ namespace aclsim::core {
 Status LaunchCallback(Runtime& runtime, std::function<void()> callback, bool blocking,
                       const void* stream);
 
-// Enqueues `fn` on `stream`; it runs on a runtime thread when the stream reaches it, and the
-// stream waits for it.
+// Enqueues `fn` on `stream`; when the stream reaches it, it runs on the thread subscribed to the
+// stream with aclrtSubscribeHostFunc (in its aclrtProcessHostFunc) or, if none, on a runtime
+// thread; the stream waits for it either way.
 Status LaunchHostFunc(Runtime& runtime, std::function<void()> fn, const void* stream);
 
 }  // namespace aclsim::core

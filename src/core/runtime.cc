@@ -88,6 +88,7 @@ Status Runtime::Finalize() {
     return Err(StatusCode::kRepeatFinalize, "aclFinalize without a successful aclInit");
   }
   runtime->reports().Drain();
+  runtime->host_funcs().Drain();
   for (const auto& device : runtime->OpenedDevices()) device->Release(/*force=*/false);
   return Status::Ok();
 }
@@ -132,6 +133,7 @@ Runtime::Runtime(RuntimeConfig config, std::unique_ptr<driver::Driver> driver)
 
 Runtime::~Runtime() {
   reports_.Drain();
+  host_funcs_.Drain();
   for (const auto& device : OpenedDevices()) device->Release(/*force=*/true);
   // aclFinalize releases aclrtMallocHost memory the application did not free (memory
   // registered with aclrtHostRegister stays the application's).

@@ -90,6 +90,8 @@ class Runtime {
 
   MemoryTable& host_memory() { return host_memory_; }
   ReportHub& reports() { return reports_; }
+  // Threads that run the host functions of subscribed streams (aclrtSubscribeHostFunc).
+  ReportHub& host_funcs() { return host_funcs_; }
   ExceptionHub& exceptions() { return exceptions_; }
   // aclrtSetSysParamOpt values (process level).
   ParamTable& params() { return params_; }
@@ -125,6 +127,7 @@ class Runtime {
   std::condition_variable released_cv_;           // a releasing_ entry was cleared
   MemoryTable host_memory_;
   ReportHub reports_;
+  ReportHub host_funcs_;
   ExceptionHub exceptions_;
   ParamTable params_;
   OpCache op_cache_;

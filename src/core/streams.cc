@@ -45,8 +45,9 @@ Status DestroyStream(Runtime& runtime, const void* handle, bool force) {
   device->UntrackStream(stream->get());
   auto backend = device->backend();
   if (!backend.ok()) return Status::Ok();  // the device was reset: its queues are gone
-  if (uint64_t thread = runtime.reports().ThreadOf(handle); thread != 0) {
-    (void)runtime.reports().Unsubscribe(thread, handle);
+  for (ReportHub* hub : {&runtime.reports(), &runtime.host_funcs()}) {
+    if (uint64_t thread = hub->ThreadOf(handle); thread != 0)
+      (void)hub->Unsubscribe(thread, handle);
   }
   return (*backend)->DestroyQueue((*stream)->queue(), force);
 }

@@ -265,12 +265,14 @@ class HeldStream {
 
 // Runtime initialised with aclInit(NULL), device 0 set. TearDown releases everything.
 // A report thread: runs aclrtProcessReport until destroyed (subscribe streams to id()).
+// A thread that serves report callbacks (aclrtProcessReport) or, given aclrtProcessHostFunc,
+// subscribed host functions, until destroyed.
 class ReportThread {
  public:
-  ReportThread()
-      : thread_([this] {
+  explicit ReportThread(aclError (*process)(int32_t) = aclrtProcessReport)
+      : thread_([this, process] {
           while (!stop_.load()) {
-            if (aclrtProcessReport(10) == ACL_ERROR_THREAD_NOT_SUBSCRIBE) {
+            if (process(10) == ACL_ERROR_THREAD_NOT_SUBSCRIBE) {
               std::this_thread::sleep_for(std::chrono::milliseconds(1));
             }
           }

@@ -245,6 +245,53 @@ TEST_F(CallbackTest, HostFunctionOnTheDefaultStream) {
   EXPECT_EQ(record_.order[0], 5);
 }
 
+TEST_F(CallbackTest, SubscribedHostFunctionsRunOnTheProcessingThreadInOrder) {
+  ReportThread worker(aclrtProcessHostFunc);
+  ASSERT_ACL_OK(aclrtSubscribeHostFunc(worker.id(), stream_));
+  EXPECT_ACL_ERR(ACL_ERROR_REPEAT_SUBSCRIBE, aclrtSubscribeHostFunc, worker.id(), stream_);
+  std::vector<CallbackArg> args;
+  for (int i = 0; i < 20; ++i) args.push_back(CallbackArg{&record_, i});
+  for (int i = 0; i < 20; ++i) {
+    ASSERT_ACL_OK(aclrtLaunchHostFunc(stream_, RecordCallback, &args[i]));
+  }
+  ASSERT_ACL_OK(aclrtSynchronizeStream(stream_));
+  ASSERT_EQ(record_.size(), 20u);  // the stream waited for each of them
+  for (int i = 0; i < 20; ++i) {
+    EXPECT_EQ(record_.order[i], i);
+    EXPECT_EQ(record_.threads[i], worker.id());
+  }
+  EXPECT_ACL_OK(aclrtUnSubscribeHostFunc(worker.id(), stream_));
+  EXPECT_ACL_ERR(ACL_ERROR_STREAM_NOT_SUBSCRIBE, aclrtUnSubscribeHostFunc, worker.id(), stream_);
+  // Unsubscribed: host functions run on a runtime thread again.
+  CallbackArg last{&record_, 20};
+  ASSERT_ACL_OK(aclrtLaunchHostFunc(stream_, RecordCallback, &last));
+  ASSERT_ACL_OK(aclrtSynchronizeStream(stream_));
+  ASSERT_EQ(record_.size(), 21u);
+  EXPECT_NE(record_.threads[20], worker.id());
+}
+
+TEST_F(CallbackTest, ProcessHostFuncHonoursItsTimeout) {
+  // Not subscribed: the documented error, at once.
+  EXPECT_ACL_ERR(ACL_ERROR_THREAD_NOT_SUBSCRIBE, aclrtProcessHostFunc, 10);
+  const uint64_t self = static_cast<uint64_t>(pthread_self());
+  ASSERT_ACL_OK(aclrtSubscribeHostFunc(self, stream_));
+  // Subscribed but nothing launched: a timeout, not a hang.
+  EXPECT_ACL_ERR(ACL_ERROR_WAIT_CALLBACK_TIMEOUT, aclrtProcessHostFunc, 20);
+  EXPECT_ACL_ERR(kBadParam, aclrtProcessHostFunc, -2);
+  // Launched: this thread runs it in its next aclrtProcessHostFunc.
+  CallbackArg arg{&record_, 5};
+  ASSERT_ACL_OK(aclrtLaunchHostFunc(stream_, RecordCallback, &arg));
+  ASSERT_ACL_OK(aclrtProcessHostFunc(-1));
+  ASSERT_ACL_OK(aclrtSynchronizeStream(stream_));
+  ASSERT_EQ(record_.size(), 1u);
+  EXPECT_EQ(record_.threads[0], self);
+  EXPECT_ACL_ERR(kBadParam, aclrtSubscribeHostFunc, 0, stream_);
+  // Destroying the stream ends its subscription.
+  ASSERT_ACL_OK(aclrtDestroyStream(stream_));
+  stream_ = nullptr;
+  EXPECT_ACL_ERR(ACL_ERROR_THREAD_NOT_SUBSCRIBE, aclrtProcessHostFunc, 0);
+}
+
 TEST_F(CallbackTest, LaunchHostFuncRefusesBadArguments) {
   aclrtStream destroyed = nullptr;
   ASSERT_ACL_OK(aclrtCreateStream(&destroyed));
