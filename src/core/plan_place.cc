@@ -12,10 +12,11 @@ constexpr uint64_t kNone = std::numeric_limits<uint64_t>::max();
 }  // namespace
 
 Placer::Placer(const Problem& problem) : p_(problem) {
-  // Splitting at the midpoint, the tree over T sections is ceil(log2 T) deep.
-  size_t leaves = 1;
-  while (leaves < p_.sections) leaves *= 2;
-  const size_t nodes = 2 * leaves;
+  // Splitting at the midpoint, the tree over T sections is ceil(log2 T) deep and has 2T - 1
+  // nodes, numbered in preorder: the node of [lo, hi) split at mid has its left child next to
+  // it and its right child 2 (mid - lo) further (past the 2 (mid - lo) - 1 nodes of the left
+  // subtree).
+  const size_t nodes = p_.sections == 0 ? 1 : 2 * size_t{p_.sections} - 1;
   own_.resize(nodes);
   sub_.resize(nodes);
 }
@@ -75,8 +76,8 @@ void Placer::Insert(size_t node, uint32_t lo, uint32_t hi, uint32_t l, uint32_t 
     return;
   }
   const uint32_t mid = lo + (hi - lo) / 2;
-  if (l < mid) Insert(2 * node, lo, mid, l, r, begin, end);
-  if (mid < r) Insert(2 * node + 1, mid, hi, l, r, begin, end);
+  if (l < mid) Insert(node + 1, lo, mid, l, r, begin, end);
+  if (mid < r) Insert(node + 2 * (mid - lo), mid, hi, l, r, begin, end);
 }
 
 void Placer::Collect(size_t node, uint32_t lo, uint32_t hi, uint32_t l, uint32_t r) {
@@ -86,8 +87,9 @@ void Placer::Collect(size_t node, uint32_t lo, uint32_t hi, uint32_t l, uint32_t
   }
   if (!Empty(own_[node])) collected_.push_back(View(own_[node]));
   const uint32_t mid = lo + (hi - lo) / 2;
-  if (l < mid && !Empty(sub_[2 * node])) Collect(2 * node, lo, mid, l, r);
-  if (mid < r && !Empty(sub_[2 * node + 1])) Collect(2 * node + 1, mid, hi, l, r);
+  const size_t left = node + 1, right = node + 2 * (mid - lo);
+  if (l < mid && !Empty(sub_[left])) Collect(left, lo, mid, l, r);
+  if (mid < r && !Empty(sub_[right])) Collect(right, mid, hi, l, r);
 }
 
 uint64_t Placer::FirstFit(uint64_t size) {
@@ -136,22 +138,37 @@ uint64_t Placer::BestFit(uint64_t size) {
   return best == kNone ? cursor : best;
 }
 
-uint64_t Placer::PlaceInOrder(const std::vector<uint32_t>& order, Fit fit,
-                              std::vector<uint64_t>* offsets) {
+void Placer::Clear() {
+  // A fresh tree is empty already: the first order skips touching all of it again (at the
+  // planner's sizes the first touch of the tree's pages is a good part of its cost).
+  if (!dirty_) return;
+  dirty_ = false;
   std::fill(own_.begin(), own_.end(), List{});
   std::fill(sub_.begin(), sub_.end(), List{});
   spilled_ = 0;
+}
+
+void Placer::Fix(uint32_t b, uint64_t at) {
+  dirty_ = true;
+  Insert(0, 0, p_.sections, p_.first_section[b], p_.end_section[b], at, at + p_.size[b]);
+}
+
+uint64_t Placer::Find(uint32_t b, Fit fit) {
+  collected_.clear();
+  if (!Empty(sub_[0])) Collect(0, 0, p_.sections, p_.first_section[b], p_.end_section[b]);
+  return fit == Fit::kFirst ? FirstFit(p_.size[b]) : BestFit(p_.size[b]);
+}
+
+uint64_t Placer::PlaceInOrder(const std::vector<uint32_t>& order, Fit fit,
+                              std::vector<uint64_t>* offsets) {
+  Clear();
   offsets->assign(p_.count(), 0);
   uint64_t arena = 0;
   for (const uint32_t b : order) {
-    const uint32_t l = p_.first_section[b], r = p_.end_section[b];
-    const uint64_t size = p_.size[b];
-    collected_.clear();
-    if (!Empty(sub_[1])) Collect(1, 0, p_.sections, l, r);
-    const uint64_t at = fit == Fit::kFirst ? FirstFit(size) : BestFit(size);
+    const uint64_t at = Find(b, fit);
     (*offsets)[b] = at;
-    arena = std::max(arena, at + size);
-    Insert(1, 0, p_.sections, l, r, at, at + size);
+    arena = std::max(arena, at + p_.size[b]);
+    Fix(b, at);
   }
   return arena;
 }

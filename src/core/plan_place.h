@@ -57,6 +57,11 @@ class Placer {
     const Run* end;
   };
 
+  // Clear() empties the arena; Fix(b, at) puts buffer b at `at`; Find(b, fit) is the offset
+  // `fit` chooses for b among the buffers placed so far.
+  void Clear();
+  void Fix(uint32_t b, uint64_t at);
+  uint64_t Find(uint32_t b, Fit fit);
   Span View(const List& list) const;
   bool Empty(const List& list) const { return list.count == 0 && list.spill == 0; }
   void AddRun(List* list, uint64_t begin, uint64_t end);
@@ -67,9 +72,10 @@ class Placer {
   uint64_t BestFit(uint64_t size);
 
   const Problem& p_;
-  std::vector<List> own_, sub_;          // per tree node (1-based heap layout)
+  std::vector<List> own_, sub_;          // per tree node (preorder: 2T - 1 nodes)
   std::vector<std::vector<Run>> spill_;  // lists that outgrew kInline; reused between orders
   size_t spilled_ = 0;                   // spill_[0 .. spilled_) are in use
+  bool dirty_ = false;                   // something was placed since the last Clear()
   std::vector<Span> collected_;          // the lists a query looks at
   std::vector<Run> merged_;              // scratch of BestFit
 };

@@ -178,6 +178,27 @@ TEST(MemoryPlannerTest, GreedyBySizeMatchesANaiveScanOnRandomLifetimes) {
   }
 }
 
+TEST(MemoryPlannerTest, GreedyBySizeMatchesANaiveScanOnEveryTinyTimeAxis) {
+  // One to a few sections: the placement tree's smallest shapes (a single node, uneven
+  // splits) give the plan of the pairwise scan too.
+  std::mt19937_64 rng(11);
+  for (int round = 0; round < 200; ++round) {
+    std::vector<PlanBuffer> buffers;
+    const int count = 1 + round % 7;
+    const int steps = 1 + round % 5;
+    for (int i = 0; i < count; ++i) {
+      const auto lower = static_cast<int64_t>(rng() % static_cast<uint64_t>(steps));
+      const auto length = static_cast<int64_t>(1 + rng() % 3);
+      buffers.push_back({i, lower, lower + length, 1 + rng() % 16});
+    }
+    auto greedy = GreedyBySize(buffers);
+    ASSERT_TRUE(greedy.ok());
+    EXPECT_EQ(greedy->offsets, NaiveGreedyBySize(buffers)) << "round " << round;
+    const Plan plan = PlanOk(buffers);
+    EXPECT_LE(plan.arena, greedy->arena);
+  }
+}
+
 // The shared traces.
 struct Trace {
   const char* file;
