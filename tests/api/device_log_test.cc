@@ -86,6 +86,7 @@ aclError RunAdds(int count) {
   aclDataBuffer* buffers[3] = {};
   for (int i = 0; i < 3; ++i) {
     EXPECT_ACL_OK(aclrtMalloc(&dev[i], 256, ACL_MEM_MALLOC_NORMAL_ONLY));
+    EXPECT_ACL_OK(aclrtMemset(dev[i], 256, 0, 256));  // no reads of unwritten memory
     buffers[i] = aclCreateDataBuffer(dev[i], 256);
   }
   aclTensorDesc* in[2] = {desc, desc};

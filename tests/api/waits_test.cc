@@ -44,19 +44,24 @@ class WaitsTest : public AclTest {
     ASSERT_ACL_OK(aclrtCreateEvent(&event_));
     ASSERT_ACL_OK(aclrtMalloc(&dev_, 4096, ACL_MEM_MALLOC_HUGE_FIRST));
     ASSERT_ACL_OK(aclrtMemset(dev_, 4096, 0, 4096));
+    // Pinned: the sources of asynchronous copies (the memory checker insists, as CANN does).
+    ASSERT_ACL_OK(aclrtMallocHost(reinterpret_cast<void**>(&host_values_), kHostSlots * 8));
     std::lock_guard<std::mutex> lock(g_exceptions.mu);
     g_exceptions.calls = 0;
     g_exceptions.code = g_exceptions.task = g_exceptions.stream = 0;
   }
   void TearDown() override {
     (void)aclrtSetExceptionInfoCallback(nullptr);
+    if (host_values_ != nullptr) (void)aclrtFreeHost(host_values_);
     AclTest::TearDown();
   }
 
   // Copies `value` into dev_ + offset on `stream`, and reads 8 bytes back after a sync.
   void Put(aclrtStream stream, size_t offset, uint64_t value) {
-    host_values_.push_back(value);
-    ASSERT_ACL_OK(aclrtMemcpyAsync(static_cast<char*>(dev_) + offset, 8, &host_values_.back(), 8,
+    ASSERT_LT(host_used_, kHostSlots);
+    uint64_t* source = &host_values_[host_used_++];
+    *source = value;
+    ASSERT_ACL_OK(aclrtMemcpyAsync(static_cast<char*>(dev_) + offset, 8, source, 8,
                                    ACL_MEMCPY_HOST_TO_DEVICE, stream));
   }
   uint64_t Get(size_t offset) {
@@ -75,10 +80,11 @@ class WaitsTest : public AclTest {
   aclrtStream b_ = nullptr;
   aclrtEvent event_ = nullptr;
   void* dev_ = nullptr;
-  std::vector<uint64_t> host_values_ = std::vector<uint64_t>();
+  static constexpr size_t kHostSlots = 64;
+  uint64_t* host_values_ = nullptr;  // kHostSlots pinned values, one per Put
+  size_t host_used_ = 0;
 
  public:
-  WaitsTest() { host_values_.reserve(64); }  // stable addresses for the async copies
 };
 
 // --- aclrtStreamWaitEventWithTimeout / WithFlag ----------------------------------------------
