@@ -3,8 +3,8 @@
 # format check, a release build, an ASan+UBSan build and a TSan build, each running every
 # test (unit, driver conformance, ABI, API, examples, SDK install), the release API tests
 # and examples once more with the memory checker on, and each libFuzzer target for a bounded
-# time (scripts/run-fuzz.sh, in the ASan+UBSan tree; ACLSIM_FUZZ_SECONDS per target at most,
-# default 60; a fixed seed and number of runs), and clang-tidy (beside the release tests).
+# time (scripts/run-fuzz.sh, build/fuzz; ACLSIM_FUZZ_SECONDS per target at most, default 60; a
+# fixed seed and number of runs), and clang-tidy (beside the release tests).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/install-deps.sh
@@ -69,14 +69,9 @@ else
 fi
 ASAN_OPTIONS="detect_leaks=1:abort_on_error=1" UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1" \
   run_suite asan
-# The libFuzzer targets, built in the ASan+UBSan tree (clang), each for a bounded time from its
-# committed corpus; without clang-14 they get a tree of their own (build/fuzz).
-fuzz_tree=""
-if grep -q '^ACLSIM_FUZZ:BOOL=ON' build/asan/CMakeCache.txt 2>/dev/null; then
-  fuzz_tree=build/asan
-fi
+# The libFuzzer targets (clang, build/fuzz), each for a bounded time from its committed corpus.
 echo "=== [${SECONDS}s] fuzz"
-if ACLSIM_FUZZ_BUILD="$fuzz_tree" scripts/run-fuzz.sh "${ACLSIM_FUZZ_SECONDS:-60}"; then
+if scripts/run-fuzz.sh "${ACLSIM_FUZZ_SECONDS:-60}"; then
   :
 else
   echo "=== [${SECONDS}s] fuzz: FAILED"
