@@ -84,22 +84,25 @@ aclError RunAdds(int count) {
   aclTensorDesc* desc = aclCreateTensorDesc(ACL_FLOAT, 1, dims, ACL_FORMAT_ND);
   void* dev[3] = {};
   aclDataBuffer* buffers[3] = {};
+  aclError setup = ACL_SUCCESS;
   for (int i = 0; i < 3; ++i) {
-    EXPECT_ACL_OK(aclrtMalloc(&dev[i], 256, ACL_MEM_MALLOC_NORMAL_ONLY));
-    EXPECT_ACL_OK(aclrtMemset(dev[i], 256, 0, 256));  // no reads of unwritten memory
+    // Written before the Adds read it (the memory checker's pass); the memset is a device task
+    // too, so an injected fault may already fail it (a lost device fails every later call).
+    if (setup == ACL_SUCCESS) setup = aclrtMalloc(&dev[i], 256, ACL_MEM_MALLOC_NORMAL_ONLY);
+    if (setup == ACL_SUCCESS) setup = aclrtMemset(dev[i], 256, 0, 256);
     buffers[i] = aclCreateDataBuffer(dev[i], 256);
   }
   aclTensorDesc* in[2] = {desc, desc};
   aclTensorDesc* out[1] = {desc};
-  aclError last = ACL_SUCCESS;
-  for (int i = 0; i < count; ++i) {
+  aclError last = setup;
+  for (int i = 0; i < count && setup == ACL_SUCCESS; ++i) {
     last = aclopExecuteV2("Add", 2, in, buffers, 1, out, buffers + 2, nullptr, stream);
     if (last != ACL_SUCCESS) break;  // a lost device fails every later call
     last = aclrtSynchronizeStream(stream);
   }
   for (int i = 0; i < 3; ++i) {
     aclDestroyDataBuffer(buffers[i]);
-    aclrtFree(dev[i]);
+    if (dev[i] != nullptr) (void)aclrtFree(dev[i]);
   }
   aclDestroyTensorDesc(desc);
   (void)aclrtDestroyStream(stream);
