@@ -3,8 +3,9 @@
 # format check, a release build, an ASan+UBSan build and a TSan build, each running every
 # test (unit, driver conformance, ABI, API, examples, SDK install), the release API tests
 # and examples once more with the memory checker on, and each libFuzzer target for a bounded
-# time (scripts/run-fuzz.sh, build/fuzz; ACLSIM_FUZZ_SECONDS per target at most, default 60; a
-# fixed seed and number of runs), and clang-tidy (beside the release tests).
+# time (scripts/run-fuzz.sh; built in the ASan+UBSan tree when clang builds it, else in
+# build/fuzz; ACLSIM_FUZZ_SECONDS per target at most, default 60; a fixed seed and number of
+# runs), and clang-tidy (beside the release tests).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/install-deps.sh
@@ -69,9 +70,14 @@ else
 fi
 ASAN_OPTIONS="detect_leaks=1:abort_on_error=1" UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1" \
   run_suite asan
-# The libFuzzer targets (clang, build/fuzz), each for a bounded time from its committed corpus.
+# The libFuzzer targets, each for a bounded time from its committed corpus: built in the
+# ASan+UBSan tree when clang built it (scripts/build.sh), else in a tree of their own.
 echo "=== [${SECONDS}s] fuzz"
-if scripts/run-fuzz.sh "${ACLSIM_FUZZ_SECONDS:-60}"; then
+fuzz_tree=""
+if grep -q '^ACLSIM_FUZZ:BOOL=ON' build/asan/CMakeCache.txt 2>/dev/null; then
+  fuzz_tree=build/asan
+fi
+if ACLSIM_FUZZ_BUILD="$fuzz_tree" scripts/run-fuzz.sh "${ACLSIM_FUZZ_SECONDS:-60}"; then
   :
 else
   echo "=== [${SECONDS}s] fuzz: FAILED"
