@@ -1,9 +1,9 @@
 // Shared helpers for the public C API tests.
 //
 // These tests use only the public headers and libascendcl.so, as an application would.
-// Each test runs in its own process under ctest (gtest_discover_tests), but the helpers
-// also leave the runtime finalised after every test, so running a whole executable in one
-// process works too.
+// Each test runs in its own process under ctest in the release build (gtest_discover_tests);
+// the sanitizer builds run a whole executable in one process (cmake/AclsimTests.cmake), so
+// the helpers leave the runtime finalised after every test.
 #pragma once
 
 #include <gtest/gtest.h>
