@@ -178,11 +178,6 @@ std::vector<uint8_t> RunBool(const std::string& type, std::vector<In> ins,
   return r.outputs[0].template As<uint8_t>();
 }
 
-void ExpectError(const RunResult& r, StatusCode code, const std::string& needle) {
-  EXPECT_EQ(r.status.code(), code) << r.status.message();
-  EXPECT_NE(r.status.message().find(needle), std::string::npos) << r.status.message();
-}
-
 constexpr float kNan = std::numeric_limits<float>::quiet_NaN();
 constexpr float kInf = std::numeric_limits<float>::infinity();
 constexpr int32_t kIntMin = std::numeric_limits<int32_t>::min();

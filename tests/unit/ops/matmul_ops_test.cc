@@ -27,12 +27,6 @@ std::vector<float> Transpose(const std::vector<float>& a, int rows, int cols) {
   return t;
 }
 
-std::vector<float> Iota(int count, float start = 1.0f, float step = 1.0f) {
-  std::vector<float> v;
-  for (int i = 0; i < count; ++i) v.push_back(start + step * i);
-  return v;
-}
-
 TEST(MatmulOps, MatMulFloatWithBias) {
   auto a = Iota(6);                // [2, 3]
   auto b = Iota(12, -3.0f, 0.5f);  // [3, 4]

@@ -13,12 +13,6 @@ void ExpectNear(const std::vector<float>& got, const std::vector<float>& want, f
   for (size_t i = 0; i < got.size(); ++i) EXPECT_NEAR(got[i], want[i], tol) << "at " << i;
 }
 
-std::vector<float> Iota(int count, float start = 1.0f, float step = 1.0f) {
-  std::vector<float> v;
-  for (int i = 0; i < count; ++i) v.push_back(start + step * static_cast<float>(i));
-  return v;
-}
-
 void ExpectAttrError(const driver::OpCall& call, const char* attr) {
   auto r = RunOp(call, {});
   EXPECT_EQ(r.status.code(), StatusCode::kOpAttrNotMatch) << r.status.message();

@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <cstring>
+#include <string>
 #include <vector>
 
 #include "common/float16.h"
@@ -102,6 +103,19 @@ inline RunResult RunOp(driver::OpCall call, std::vector<Bytes> inputs,
   }
   result.status = result.kernel->Run(in_buffers, out_buffers, &result.output_dims);
   return result;
+}
+
+// start, start + step, ... (count values).
+inline std::vector<float> Iota(int count, float start = 1.0f, float step = 1.0f) {
+  std::vector<float> v;
+  for (int i = 0; i < count; ++i) v.push_back(start + step * static_cast<float>(i));
+  return v;
+}
+
+// The op was refused with `code` and a message containing `what`.
+inline void ExpectError(const RunResult& r, StatusCode code, const std::string& what) {
+  EXPECT_EQ(r.status.code(), code) << r.status.message();
+  EXPECT_NE(r.status.message().find(what), std::string::npos) << r.status.message();
 }
 
 inline std::vector<uint16_t> ToHalf(const std::vector<float>& values) {

@@ -11,7 +11,7 @@ namespace {
 
 using Ints = std::vector<int64_t>;
 
-std::vector<float> Iota(size_t n) {
+std::vector<float> Seq1(size_t n) {
   std::vector<float> v(n);
   for (size_t i = 0; i < n; ++i) v[i] = static_cast<float>(i + 1);
   return v;
@@ -30,16 +30,16 @@ driver::OpCall Pool(const std::string& type, const Ints& x, const Ints& ksize, c
 
 TEST(Pool3DOps, CubeMaxAndMean) {
   auto r = RunOp(Pool("MaxPool3D", {1, 1, 2, 2, 2}, {1, 1, 2, 2, 2}, {1, 1, 1, 1, 1}),
-                 {Bytes::Of(Iota(8))});
+                 {Bytes::Of(Seq1(8))});
   ASSERT_TRUE(r.status.ok()) << r.status.message();
   EXPECT_EQ(r.kernel->call().outputs[0].dims, (Ints{1, 1, 1, 1, 1}));
   EXPECT_EQ(r.outputs[0].As<float>(), (std::vector<float>{8}));
-  r = RunOp(Pool("AvgPool3D", {1, 1, 2, 2, 2}, {2, 2, 2}, {1}), {Bytes::Of(Iota(8))});
+  r = RunOp(Pool("AvgPool3D", {1, 1, 2, 2, 2}, {2, 2, 2}, {1}), {Bytes::Of(Seq1(8))});
   ASSERT_TRUE(r.status.ok()) << r.status.message();
   EXPECT_EQ(r.outputs[0].As<float>(), (std::vector<float>{4.5f}));
   // NDHWC, two channels: x[.., c] = c ? 10 * v : v.
   std::vector<float> x;
-  for (float v : Iota(8)) x.insert(x.end(), {v, 10 * v});
+  for (float v : Seq1(8)) x.insert(x.end(), {v, 10 * v});
   auto call = Pool("MaxPool3D", {1, 2, 2, 2, 2}, {1, 2, 2, 2, 1}, {1, 1, 1, 1, 1});
   call.attrs["data_format"] = std::string("NDHWC");
   r = RunOp(call, {Bytes::Of(x)});
@@ -123,18 +123,18 @@ TEST(Pool3DOps, UnitDepthMatchesThe2DOps) {
 TEST(Pool3DOps, SameAndValidPadding) {
   auto call = Pool("MaxPool3D", {1, 1, 1, 1, 5}, {1, 1, 2}, {1, 1, 2});
   call.attrs["padding"] = std::string("SAME");
-  auto r = RunOp(call, {Bytes::Of(Iota(5))});
+  auto r = RunOp(call, {Bytes::Of(Seq1(5))});
   ASSERT_TRUE(r.status.ok()) << r.status.message();
   EXPECT_EQ(r.outputs[0].As<float>(), (std::vector<float>{2, 4, 5}));
   call.attrs["padding"] = std::string("VALID");
-  r = RunOp(call, {Bytes::Of(Iota(5))});
+  r = RunOp(call, {Bytes::Of(Seq1(5))});
   ASSERT_TRUE(r.status.ok()) << r.status.message();
   EXPECT_EQ(r.outputs[0].As<float>(), (std::vector<float>{2, 4}));
 }
 
 TEST(Pool3DOps, BadShapesAndAttributesAreRefused) {
   auto expect = [](driver::OpCall call, StatusCode code) {
-    auto r = RunOp(std::move(call), {Bytes::Of(Iota(8))});
+    auto r = RunOp(std::move(call), {Bytes::Of(Seq1(8))});
     EXPECT_EQ(r.status.code(), code) << r.status.message();
   };
   const Ints x = {1, 1, 2, 2, 2};

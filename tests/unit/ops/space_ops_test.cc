@@ -9,7 +9,7 @@ namespace {
 
 using Ints = std::vector<int64_t>;
 
-std::vector<float> Iota(size_t n) {
+std::vector<float> Seq0(size_t n) {
   std::vector<float> v(n);
   std::iota(v.begin(), v.end(), 0.0f);
   return v;
@@ -21,7 +21,7 @@ RunResult Space(const std::string& type, const Ints& dims, const std::string& fo
   call.attrs["block_size"] = int64_t{2};
   call.attrs["data_format"] = format;
   if (!mode.empty()) call.attrs["mode"] = mode;
-  return RunOp(call, {Bytes::Of(Iota(static_cast<size_t>(Product(dims))))});
+  return RunOp(call, {Bytes::Of(Seq0(static_cast<size_t>(Product(dims))))});
 }
 
 TEST(SpaceOps, DepthToSpaceNchwModes) {
@@ -44,7 +44,7 @@ TEST(SpaceOps, SpaceToDepthRoundTrips) {
   auto r = Space("SpaceToDepth", {1, 2, 2, 2}, "NHWC");
   ASSERT_TRUE(r.status.ok()) << r.status.message();
   EXPECT_EQ(r.kernel->call().outputs[0].dims, (Ints{1, 1, 1, 8}));
-  EXPECT_EQ(r.outputs[0].As<float>(), Iota(8));
+  EXPECT_EQ(r.outputs[0].As<float>(), Seq0(8));
   // NCHW [1, 1, 2, 4]: y[0, i*2+j, 0, w] = x[0, 0, i, w*2+j].
   r = Space("SpaceToDepth", {1, 1, 2, 4}, "NCHW");
   ASSERT_TRUE(r.status.ok()) << r.status.message();
@@ -61,7 +61,7 @@ TEST(SpaceOps, Errors) {
   EXPECT_EQ(r.status.code(), StatusCode::kOpAttrNotMatch) << r.status.message();
   r = Space("SpaceToDepth", {4, 2, 2}, "NCHW");
   EXPECT_EQ(r.status.code(), StatusCode::kOpInputNotMatch) << r.status.message();
-  r = RunOp(MakeCall("SpaceToDepth", {Desc(DataType::kFloat, {1, 2, 2, 1})}), {Bytes::Of(Iota(4))});
+  r = RunOp(MakeCall("SpaceToDepth", {Desc(DataType::kFloat, {1, 2, 2, 1})}), {Bytes::Of(Seq0(4))});
   EXPECT_EQ(r.status.code(), StatusCode::kOpAttrNotMatch) << r.status.message();  // block_size
 }
 

@@ -12,7 +12,6 @@ namespace {
 
 using namespace aclsim::sim::testing;
 
-const CostParams& Cost() { return FindSocProfile("Ascend910B2")->cost; }
 
 driver::QueueConfig Persistent() {
   driver::QueueConfig config;

@@ -11,8 +11,13 @@
 #include "driver/driver.h"
 #include "driver/registry.h"
 #include "sim/register.h"
+#include "sim/soc_profile.h"
 
 namespace aclsim::sim::testing {
+
+// The cost parameters and device properties of the default SoC (Ascend910B2).
+inline const CostParams& Cost() { return FindSocProfile("Ascend910B2")->cost; }
+inline const driver::DeviceProps& Props() { return FindSocProfile("Ascend910B2")->props; }
 
 using driver::BackendOptions;
 using driver::CopyDir;

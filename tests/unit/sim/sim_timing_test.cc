@@ -17,8 +17,6 @@ using driver::MemPool;
 using driver::PageSize;
 using namespace aclsim::sim::testing;
 
-const CostParams& Cost() { return FindSocProfile("Ascend910B2")->cost; }
-const driver::DeviceProps& Props() { return FindSocProfile("Ascend910B2")->props; }
 
 // Exposed TLB time of one DMA streaming over `bytes` of device memory with `page` pages.
 uint64_t DmaTlbNs(uint64_t bytes, PageSize page = PageSize::k2M) {

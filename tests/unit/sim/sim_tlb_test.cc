@@ -17,7 +17,6 @@ using driver::MemPool;
 using driver::PageSize;
 using namespace aclsim::sim::testing;
 
-const CostParams& Cost() { return FindSocProfile("Ascend910B2")->cost; }
 
 double MissesPer1000(const TlbCounts& c, PageSize page) {
   const auto i = static_cast<size_t>(page);
