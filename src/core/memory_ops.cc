@@ -118,7 +118,7 @@ Result<void*> DeviceMalloc(Runtime& runtime, size_t size, uint32_t policy, const
   return ptr;
 }
 
-Status DeviceFree(Runtime& runtime, void* ptr) {
+Status DeviceFree(Runtime& runtime, void* ptr, FreeOrder order) {
   if (ptr == nullptr) return Err(StatusCode::kInvalidParam, "devPtr must not be NULL");
   Device* device = runtime.DeviceOfAddressPtr(ptr, 1);
   if (device == nullptr) {
@@ -129,7 +129,9 @@ Status DeviceFree(Runtime& runtime, void* ptr) {
   SampleMemoryForProfile(*device);
   if (MemoryChecker::On()) {
     auto [violation, stream] = MemoryChecker::Instance().OnFree(*device, *freed);
-    if (!violation.empty()) ACLSIM_RETURN_IF_ERROR(MemoryChecker::Report(stream, violation));
+    if (!violation.empty() && order == FreeOrder::kUser) {
+      ACLSIM_RETURN_IF_ERROR(MemoryChecker::Report(stream, violation));
+    }
   }
   return Status::Ok();
 }

@@ -40,7 +40,13 @@ constexpr uint32_t kPolicyReadOnly = 0x100000;
 enum class SizeRounding { kPad32, kAlign32 };
 Result<void*> DeviceMalloc(Runtime& runtime, size_t size, uint32_t policy, const char* api,
                            int32_t device_id = -1, SizeRounding rounding = SizeRounding::kPad32);
-Status DeviceFree(Runtime& runtime, void* ptr);
+// How a free relates to the tasks that use the memory. kUser: aclrtFree, which does not wait,
+// so a task that uses the block and has not run yet is a violation for the memory checker.
+// kStreamOrdered: runtime-internal memory (a dynamic model's intermediates) freed once the
+// last task that uses it is enqueued; the allocator reuses a block only after the work in
+// flight at the free completes, so such tasks are no violation.
+enum class FreeOrder { kUser, kStreamOrdered };
+Status DeviceFree(Runtime& runtime, void* ptr, FreeOrder order = FreeOrder::kUser);
 // The Allocation::api of host memory registered by aclrtHostRegister (src/feature): in the
 // pinned-host table, but not freed by aclrtFreeHost.
 inline constexpr const char* kHostRegisterApi = "aclrtHostRegister";

@@ -19,7 +19,7 @@ class Intermediates {
   explicit Intermediates(Runtime& runtime) : runtime_(runtime) {}
   ~Intermediates() {
     for (void* ptr : owned_) {
-      if (ptr != nullptr) (void)DeviceFree(runtime_, ptr);
+      if (ptr != nullptr) (void)DeviceFree(runtime_, ptr, FreeOrder::kStreamOrdered);
     }
   }
   Intermediates(const Intermediates&) = delete;
@@ -34,7 +34,7 @@ class Intermediates {
   }
   void Free(size_t slot) {
     if (owned_[slot] == nullptr) return;
-    (void)DeviceFree(runtime_, owned_[slot]);
+    (void)DeviceFree(runtime_, owned_[slot], FreeOrder::kStreamOrdered);
     owned_[slot] = nullptr;
   }
 

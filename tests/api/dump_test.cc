@@ -335,10 +335,6 @@ TEST_F(DumpTest, StatsDataWritesStatisticsInsteadOfTensors) {
 }
 
 TEST_F(DumpTest, DynamicShapeModelNodesAreDumpedWithTheirRealShapes) {
-  if (std::getenv("ACLSIM_MEMCHECK") != nullptr) {
-    // The memory checker's known false report on node-by-node execution (model_test.cc).
-    GTEST_SKIP() << "the memory checker misreports node-by-node model execution";
-  }
   ScratchDir dir;
   ASSERT_ACL_OK(aclmdlInitDump());
   ASSERT_ACL_OK(aclmdlSetDump(

@@ -12,7 +12,6 @@ namespace {
 
 using namespace aclsim::sim::testing;
 
-
 driver::QueueConfig Persistent() {
   driver::QueueConfig config;
   config.flags = driver::kQueueFlagPersistent;

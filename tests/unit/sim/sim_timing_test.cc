@@ -17,7 +17,6 @@ using driver::MemPool;
 using driver::PageSize;
 using namespace aclsim::sim::testing;
 
-
 // Exposed TLB time of one DMA streaming over `bytes` of device memory with `page` pages.
 uint64_t DmaTlbNs(uint64_t bytes, PageSize page = PageSize::k2M) {
   const TlbCounts tlb = StreamingTlb({{bytes, page}}, bytes, Cost());

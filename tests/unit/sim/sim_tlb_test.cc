@@ -17,7 +17,6 @@ using driver::MemPool;
 using driver::PageSize;
 using namespace aclsim::sim::testing;
 
-
 double MissesPer1000(const TlbCounts& c, PageSize page) {
   const auto i = static_cast<size_t>(page);
   return 1000.0 * static_cast<double>(c.misses[i]) / static_cast<double>(c.accesses[i]);
