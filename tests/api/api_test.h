@@ -320,4 +320,29 @@ class AclNoInitTest : public ::testing::Test {
   void TearDown() override { AclTest::Shutdown(); }
 };
 
+// An exception callback for aclrtSetExceptionInfoCallback(OnException): counts its calls and
+// keeps the ids of the last exception (read them with g_exceptions.mu held).
+struct Exceptions {
+  std::mutex mu;
+  int calls = 0;
+  uint32_t code = 0;
+  uint32_t task = 0, stream = 0, device = 0;
+};
+inline Exceptions g_exceptions;
+
+inline void OnException(aclrtExceptionInfo* info) {
+  std::lock_guard<std::mutex> lock(g_exceptions.mu);
+  ++g_exceptions.calls;
+  g_exceptions.code = aclrtGetErrorCodeFromExceptionInfo(info);
+  g_exceptions.task = aclrtGetTaskIdFromExceptionInfo(info);
+  g_exceptions.stream = aclrtGetStreamIdFromExceptionInfo(info);
+  g_exceptions.device = aclrtGetDeviceIdFromExceptionInfo(info);
+}
+
+inline void ResetExceptions() {
+  std::lock_guard<std::mutex> lock(g_exceptions.mu);
+  g_exceptions.calls = 0;
+  g_exceptions.code = g_exceptions.task = g_exceptions.stream = g_exceptions.device = 0;
+}
+
 }  // namespace acltest

@@ -10,30 +10,10 @@ namespace {
 
 using acltest::AclNoInitTest;
 using acltest::AclsimConfig;
+using acltest::g_exceptions;
+using acltest::OnException;
+using acltest::ResetExceptions;
 using acltest::TempFile;
-
-struct Exceptions {
-  std::mutex mu;
-  int calls = 0;
-  uint32_t code = 0;
-  uint32_t task = 0, stream = 0, device = 0;
-};
-Exceptions g_exceptions;
-
-void OnException(aclrtExceptionInfo* info) {
-  std::lock_guard<std::mutex> lock(g_exceptions.mu);
-  ++g_exceptions.calls;
-  g_exceptions.code = aclrtGetErrorCodeFromExceptionInfo(info);
-  g_exceptions.task = aclrtGetTaskIdFromExceptionInfo(info);
-  g_exceptions.stream = aclrtGetStreamIdFromExceptionInfo(info);
-  g_exceptions.device = aclrtGetDeviceIdFromExceptionInfo(info);
-}
-
-void ResetExceptions() {
-  std::lock_guard<std::mutex> lock(g_exceptions.mu);
-  g_exceptions.calls = 0;
-  g_exceptions.code = g_exceptions.task = g_exceptions.stream = g_exceptions.device = 0;
-}
 
 int32_t StreamId(aclrtStream stream) {
   int32_t id = -1;

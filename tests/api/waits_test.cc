@@ -17,23 +17,9 @@
 namespace {
 
 using acltest::AclTest;
-
-struct Exceptions {
-  std::mutex mu;
-  int calls = 0;
-  uint32_t code = 0;
-  uint32_t task = 0;
-  uint32_t stream = 0;
-};
-Exceptions g_exceptions;
-
-void OnException(aclrtExceptionInfo* info) {
-  std::lock_guard<std::mutex> lock(g_exceptions.mu);
-  ++g_exceptions.calls;
-  g_exceptions.code = aclrtGetErrorCodeFromExceptionInfo(info);
-  g_exceptions.task = aclrtGetTaskIdFromExceptionInfo(info);
-  g_exceptions.stream = aclrtGetStreamIdFromExceptionInfo(info);
-}
+using acltest::g_exceptions;
+using acltest::OnException;
+using acltest::ResetExceptions;
 
 class WaitsTest : public AclTest {
  protected:
@@ -46,9 +32,7 @@ class WaitsTest : public AclTest {
     ASSERT_ACL_OK(aclrtMemset(dev_, 4096, 0, 4096));
     // Pinned: the sources of asynchronous copies (the memory checker insists, as CANN does).
     ASSERT_ACL_OK(aclrtMallocHost(reinterpret_cast<void**>(&host_values_), kHostSlots * 8));
-    std::lock_guard<std::mutex> lock(g_exceptions.mu);
-    g_exceptions.calls = 0;
-    g_exceptions.code = g_exceptions.task = g_exceptions.stream = 0;
+    ResetExceptions();
   }
   void TearDown() override {
     (void)aclrtSetExceptionInfoCallback(nullptr);
