@@ -333,13 +333,10 @@ void CachingAllocator::ReleaseSegment(Block* whole) {
 
 void CachingAllocator::LogFragmentationLocked(const char* what, size_t bytes) const {
   if (!dfx::LogEnabled(dfx::Module::kRuntime, dfx::Level::kDebug)) return;
-  size_t largest = 0;
-  for (const auto& arena : arenas_) {
-    arena->bins.ForEach([&largest](const Block* b) { largest = std::max(largest, b->size); });
-  }
-  const size_t free_bytes = reserved_ - allocated_ - pending_;
-  const double fragmentation =
-      free_bytes == 0 ? 0.0 : 1.0 - static_cast<double>(largest) / static_cast<double>(free_bytes);
+  const HeapStats stats = StatsLocked();
+  const size_t free_bytes = stats.free;
+  const size_t largest = stats.largest_free;
+  const double fragmentation = stats.fragmentation();
   ACLSIM_LOG_DEBUG(dfx::Module::kRuntime,
                    "device {} memory: {} of {} bytes; reserved {}, in use {}, pending {}, cached "
                    "free {} (largest block {}), fragmentation {:.1f}%",
@@ -539,6 +536,15 @@ HeapStats CachingAllocator::Stats() {
   std::lock_guard<SpinLock> lock(mu_);
   MatureLocked(false);
   for (auto& arena : arenas_) ConsolidateLocked(*arena);
+  return StatsLocked();
+}
+
+HeapStats CachingAllocator::Peek() const {
+  std::lock_guard<SpinLock> lock(mu_);
+  return StatsLocked();
+}
+
+HeapStats CachingAllocator::StatsLocked() const {
   HeapStats stats;
   stats.reserved = reserved_;
   stats.allocated = allocated_;
@@ -549,10 +555,8 @@ HeapStats CachingAllocator::Stats() {
   stats.allocations = allocations_;
   stats.segment_acquires = acquires_;
   stats.segment_releases = releases_;
-  for (auto& arena : arenas_) {
-    arena->bins.ForEach([&stats](const Block* block) {
-      stats.largest_free = std::max(stats.largest_free, block->size);
-    });
+  for (const auto& arena : arenas_) {
+    stats.largest_free = std::max(stats.largest_free, arena->bins.LargestSize());
   }
   return stats;
 }

@@ -133,6 +133,9 @@ class CachingAllocator {
   std::vector<Allocation> ReleaseAll();
   // Statistics (coalesces the small arenas first, so the figures describe merged blocks).
   HeapStats Stats();
+  // The same figures as they stand, without coalescing (cheap: for profiler samples; free
+  // neighbours not merged yet count as separate blocks, so fragmentation reads higher).
+  HeapStats Peek() const;
 
  private:
   struct Segment;
@@ -176,6 +179,7 @@ class CachingAllocator {
   void ReleaseIfEmpty(Block* block);
   void ReleaseSegment(Block* whole);
   size_t TrimLocked(size_t keep = 0);
+  HeapStats StatsLocked() const;
   // DEBUG log line with the figures (fragmentation = 1 - largest free block / free bytes).
   void LogFragmentationLocked(const char* what, size_t bytes) const;
   const Block* BlockContaining(uintptr_t addr) const;

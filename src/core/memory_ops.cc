@@ -43,7 +43,11 @@ void SampleMemoryForProfile(Device& device) {
   sample.device_id = static_cast<uint32_t>(device.id());
   auto backend = device.backend();
   sample.ns = backend.ok() ? (*backend)->HostClockNs() : 0;
-  sample.bytes_in_use = device.memory().UsedBytes();
+  const HeapStats heap = device.memory().Peek();
+  sample.bytes_in_use = heap.allocated;
+  sample.bytes_reserved = heap.reserved;
+  sample.bytes_free = heap.free;
+  sample.largest_free = heap.largest_free;
   profiler.AddMemory(sample);
 }
 

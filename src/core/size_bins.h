@@ -14,6 +14,7 @@
 // `uint16_t bin`. Thread-safety: none; the owner serialises calls.
 #pragma once
 
+#include <algorithm>
 #include <array>
 #include <cstddef>
 #include <cstdint>
@@ -80,6 +81,19 @@ class SizeBins {
 
   size_t count() const { return count_; }
   bool empty() const { return count_ == 0; }
+
+  // The size of the largest block (0 if none): the highest non-empty class, scanned whole.
+  size_t LargestSize() const {
+    for (size_t word = bitmap_.size(); word-- > 0;) {
+      if (bitmap_[word] == 0) continue;
+      const size_t cls = word * 64 + 63 - static_cast<size_t>(__builtin_clzll(bitmap_[word]));
+      size_t largest = 0;
+      for (Node* n = heads_[cls]; n != nullptr; n = n->bin_next)
+        largest = std::max(largest, n->size);
+      return largest;
+    }
+    return 0;
+  }
 
   // Visits every block (no changes during the visit).
   template <typename F>

@@ -1,5 +1,7 @@
 // Raw profiling data: one JSON object per line (prof_export.h). The field lists below are
 // the one description of the format: the writer and the reader both walk them.
+#include <fmt/format.h>
+
 #include <cerrno>
 #include <cstring>
 #include <fstream>
@@ -15,7 +17,8 @@ namespace {
 
 using nlohmann::json;
 
-constexpr int kRawVersion = 1;
+// Version 2 added the heap figures of memory records; version 1 files are still read.
+constexpr int kRawVersion = 2;
 
 // Each Visit* calls visit(name, field) for every field of the record, in file order.
 template <typename Info, typename V>
@@ -72,10 +75,18 @@ void VisitMark(Mark& mark, V&& visit) {
 }
 
 template <typename Memory, typename V>
-void VisitMemory(Memory& sample, V&& visit) {
+void VisitMemoryV1(Memory& sample, V&& visit) {
   visit("device_id", sample.device_id);
   visit("ns", sample.ns);
   visit("bytes_in_use", sample.bytes_in_use);
+}
+
+template <typename Memory, typename V>
+void VisitMemory(Memory& sample, V&& visit) {
+  VisitMemoryV1(sample, visit);
+  visit("bytes_reserved", sample.bytes_reserved);
+  visit("bytes_free", sample.bytes_free);
+  visit("largest_free", sample.largest_free);
 }
 
 template <typename Record, typename Visit>
@@ -153,6 +164,7 @@ Result<Trace> ReadRaw(const std::string& path) {
   if (!in) return Err(StatusCode::kInvalidFile, "cannot read {}: {}", path, std::strerror(errno));
   Trace trace;
   bool have_info = false;
+  int64_t raw_version = 0;
   std::string text;
   for (size_t number = 1; std::getline(in, text); ++number) {
     if (text.find_first_not_of(" \t\r") == std::string::npos) continue;
@@ -168,11 +180,13 @@ Result<Trace> ReadRaw(const std::string& path) {
     } else if (*type == "info") {
       if (have_info) {
         error = "a second \"info\" record";
-      } else if (auto version = object.find("version"); version == object.end() ||
-                                                        !version->is_number_integer() ||
-                                                        version->get<int64_t>() != kRawVersion) {
-        error = "unknown raw data version (this reader knows version 1)";
+      } else if (auto version = object.find("version");
+                 version == object.end() || !version->is_number_integer() ||
+                 version->get<int64_t>() < 1 || version->get<int64_t>() > kRawVersion) {
+        error = fmt::format("unknown raw data version (this reader knows versions 1 to {})",
+                            kRawVersion);
       } else {
+        raw_version = version->get<int64_t>();
         error = ReadRecord(object, trace.info, [](RunInfo& r, auto&& v) { VisitInfo(r, v); });
       }
       have_info = true;
@@ -185,6 +199,9 @@ Result<Trace> ReadRaw(const std::string& path) {
     } else if (*type == "mark") {
       error = ReadRecord(object, trace.marks.emplace_back(),
                          [](MarkRecord& r, auto&& v) { VisitMark(r, v); });
+    } else if (*type == "memory" && raw_version == 1) {
+      error = ReadRecord(object, trace.memory.emplace_back(),
+                         [](MemoryRecord& r, auto&& v) { VisitMemoryV1(r, v); });
     } else if (*type == "memory") {
       error = ReadRecord(object, trace.memory.emplace_back(),
                          [](MemoryRecord& r, auto&& v) { VisitMemory(r, v); });

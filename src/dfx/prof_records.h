@@ -66,11 +66,21 @@ struct MarkRecord {
   uint32_t device_id = 0;
 };
 
-// Device memory in use after an allocation or free (a counter track).
+// Device memory after an allocation or free (counter tracks): in use, held from the driver,
+// held but free (neither in use nor waiting for in-flight tasks), and the largest free block.
+// Fragmentation = 1 - largest_free / bytes_free (0 when nothing is free).
 struct MemoryRecord {
   uint32_t device_id = 0;
   uint64_t ns = 0;  // the allocating thread's simulated host clock
   uint64_t bytes_in_use = 0;
+  uint64_t bytes_reserved = 0;
+  uint64_t bytes_free = 0;
+  uint64_t largest_free = 0;
+  double fragmentation() const {
+    return bytes_free == 0
+               ? 0.0
+               : 1.0 - static_cast<double>(largest_free) / static_cast<double>(bytes_free);
+  }
 };
 
 // Facts about the run.

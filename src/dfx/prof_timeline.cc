@@ -211,7 +211,15 @@ void DeviceEvents(const Trace& trace, const std::vector<uint32_t>& devices, Writ
              {"ts", Micros(sample.ns)},
              {"pid", kDevicePidBase + sample.device_id},
              {"tid", 0},
-             {"args", {{"bytes in use", sample.bytes_in_use}}}});
+             {"args",
+              {{"bytes in use", sample.bytes_in_use}, {"bytes reserved", sample.bytes_reserved}}}});
+    // 1 - largest free block / free bytes: how split up the cached free memory is.
+    out.Add({{"name", "Device memory fragmentation (%)"},
+             {"ph", "C"},
+             {"ts", Micros(sample.ns)},
+             {"pid", kDevicePidBase + sample.device_id},
+             {"tid", 0},
+             {"args", {{"fragmentation", 100.0 * sample.fragmentation()}}}});
   }
 }
 

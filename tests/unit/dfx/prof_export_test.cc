@@ -34,7 +34,10 @@ auto Fields(const ApiRecord& r) {
 auto Fields(const MarkRecord& r) {
   return std::tie(r.message, r.thread_id, r.start_ns, r.end_ns, r.range, r.stream_id, r.device_id);
 }
-auto Fields(const MemoryRecord& r) { return std::tie(r.device_id, r.ns, r.bytes_in_use); }
+auto Fields(const MemoryRecord& r) {
+  return std::tie(r.device_id, r.ns, r.bytes_in_use, r.bytes_reserved, r.bytes_free,
+                  r.largest_free);
+}
 bool operator==(const RunInfo& a, const RunInfo& b) { return Fields(a) == Fields(b); }
 bool operator==(const TaskRecord& a, const TaskRecord& b) { return Fields(a) == Fields(b); }
 bool operator==(const ApiRecord& a, const ApiRecord& b) { return Fields(a) == Fields(b); }
@@ -177,6 +180,50 @@ TEST_F(ProfExportTest, ReadRawRefusesAMalformedLineNamingIt) {
   std::ofstream(path, std::ios::trunc) << text.substr(second);  // no info line
   EXPECT_FALSE(ReadRaw(path).ok());
   EXPECT_EQ(ReadRaw((dir_ / "missing.jsonl").string()).status().code(), StatusCode::kInvalidFile);
+}
+
+TEST_F(ProfExportTest, ReadRawReadsVersionOneMemoryRecords) {
+  // Version 1 (before the heap figures): memory records have no reserved/free bytes.
+  const std::string path = (dir_ / "v1.jsonl").string();
+  ASSERT_TRUE(WriteRaw(PipelineTrace(), path).ok());
+  std::string text = Read(path);
+  const std::string info = text.substr(0, text.find('\n') + 1);
+  json object = json::parse(info);
+  object["version"] = 1;
+  std::ofstream(path, std::ios::trunc)
+      << object.dump() << "\n{\"type\":\"memory\",\"device_id\":0,\"ns\":7,\"bytes_in_use\":512}\n";
+  auto read = ReadRaw(path);
+  ASSERT_TRUE(read.ok()) << read.status().message();
+  ASSERT_EQ(read->memory.size(), 1u);
+  EXPECT_EQ(read->memory[0].bytes_in_use, 512u);
+  EXPECT_EQ(read->memory[0].bytes_free, 0u);
+  EXPECT_EQ(read->memory[0].fragmentation(), 0.0);
+
+  object["version"] = 3;
+  std::ofstream(path, std::ios::trunc) << object.dump() << "\n";
+  read = ReadRaw(path);
+  ASSERT_FALSE(read.ok());
+  EXPECT_NE(read.status().message().find("versions 1 to 2"), std::string::npos)
+      << read.status().message();
+}
+
+TEST_F(ProfExportTest, TimelineHasMemoryAndFragmentationCounters) {
+  const json trace = json::parse(OutputFile("msprof", "json"));
+  std::vector<double> fragmentation;
+  size_t memory = 0;
+  for (const json& event : trace["traceEvents"]) {
+    if (event.value("ph", "") != "C") continue;
+    if (event["name"] == "Device memory") {
+      ++memory;
+      EXPECT_EQ(event["args"]["bytes reserved"], 2 << 20);
+    } else if (event["name"] == "Device memory fragmentation (%)") {
+      fragmentation.push_back(event["args"]["fragmentation"].get<double>());
+    }
+  }
+  EXPECT_EQ(memory, 3u);
+  ASSERT_EQ(fragmentation.size(), 3u);
+  EXPECT_DOUBLE_EQ(fragmentation[0], 0.0);  // one free block
+  EXPECT_NEAR(fragmentation[2], 100.0 * (1.0 - (1 << 20) / double((2 << 20) - 4096)), 1e-9);
 }
 
 bool IsRunDirName(const std::string& name, const std::string& sequence) {

@@ -64,9 +64,10 @@ inline Trace PipelineTrace() {
   trace.marks.push_back({"step begin", 100, 10, 10, false, -1, 0});
   trace.marks.push_back({"iteration", 100, 0, 5000, true, -1, 0});
   trace.marks.push_back({"on stream 2", 100, 420, 420, false, 2, 0});
-  trace.memory.push_back({0, 0, 4096});
-  trace.memory.push_back({0, 20, 8192});
-  trace.memory.push_back({0, 5000, 4096});
+  // device, ns, in use, reserved, free, largest free block
+  trace.memory.push_back({0, 0, 4096, 2 << 20, (2 << 20) - 4096, (2 << 20) - 4096});
+  trace.memory.push_back({0, 20, 8192, 2 << 20, (2 << 20) - 8192, (1 << 20) - 8192});
+  trace.memory.push_back({0, 5000, 4096, 2 << 20, (2 << 20) - 4096, 1 << 20});
   return trace;
 }
 
