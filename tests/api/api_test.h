@@ -326,7 +326,7 @@ struct Exceptions {
   std::mutex mu;
   int calls = 0;
   uint32_t code = 0;
-  uint32_t task = 0, stream = 0, device = 0;
+  uint32_t task = 0, stream = 0, device = 0, thread = 0;
 };
 inline Exceptions g_exceptions;
 
@@ -337,12 +337,14 @@ inline void OnException(aclrtExceptionInfo* info) {
   g_exceptions.task = aclrtGetTaskIdFromExceptionInfo(info);
   g_exceptions.stream = aclrtGetStreamIdFromExceptionInfo(info);
   g_exceptions.device = aclrtGetDeviceIdFromExceptionInfo(info);
+  g_exceptions.thread = aclrtGetThreadIdFromExceptionInfo(info);
 }
 
 inline void ResetExceptions() {
   std::lock_guard<std::mutex> lock(g_exceptions.mu);
   g_exceptions.calls = 0;
   g_exceptions.code = g_exceptions.task = g_exceptions.stream = g_exceptions.device = 0;
+  g_exceptions.thread = 0;
 }
 
 }  // namespace acltest

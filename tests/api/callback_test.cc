@@ -14,7 +14,10 @@ namespace {
 using acltest::AclNoInitTest;
 using acltest::AclsimConfig;
 using acltest::AclTest;
+using acltest::g_exceptions;
+using acltest::OnException;
 using acltest::ReportThread;
+using acltest::ResetExceptions;
 using acltest::TempFile;
 
 constexpr int kBadParam = ACL_ERROR_INVALID_PARAM;
@@ -306,32 +309,9 @@ TEST_F(CallbackTest, LaunchHostFuncRefusesBadArguments) {
 
 // ---- exceptions -------------------------------------------------------------------------
 
-struct ExceptionLog {
-  std::mutex mu;
-  int calls = 0;
-  uint32_t task = 0, stream = 0, device = 0, code = 0;
-};
-ExceptionLog g_exceptions;
-
-void OnException(aclrtExceptionInfo* info) {
-  std::lock_guard<std::mutex> lock(g_exceptions.mu);
-  ++g_exceptions.calls;
-  g_exceptions.task = aclrtGetTaskIdFromExceptionInfo(info);
-  g_exceptions.stream = aclrtGetStreamIdFromExceptionInfo(info);
-  g_exceptions.device = aclrtGetDeviceIdFromExceptionInfo(info);
-  g_exceptions.code = aclrtGetErrorCodeFromExceptionInfo(info);
-  (void)aclrtGetThreadIdFromExceptionInfo(info);
-}
-
 int ExceptionCalls() {
   std::lock_guard<std::mutex> lock(g_exceptions.mu);
   return g_exceptions.calls;
-}
-
-void ResetExceptions() {
-  std::lock_guard<std::mutex> lock(g_exceptions.mu);
-  g_exceptions.calls = 0;
-  g_exceptions.task = g_exceptions.stream = g_exceptions.device = g_exceptions.code = 0;
 }
 
 TEST_F(AclNoInitTest, FailedTaskReachesTheExceptionCallbackAndTheNextSynchronize) {
