@@ -5,7 +5,7 @@
 # and examples once more with the memory checker on, and each libFuzzer target for a bounded
 # time (scripts/run-fuzz.sh; built in the ASan+UBSan tree when clang builds it, else in
 # build/fuzz; ACLSIM_FUZZ_SECONDS per target at most, default 60; a fixed seed and number of
-# runs), and clang-tidy (beside the release tests).
+# runs), and clang-tidy (beside the release tests, over the ASan+UBSan tree's unity sources).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/install-deps.sh
@@ -45,10 +45,13 @@ test_suite() {
 
 echo "=== [${SECONDS}s] release: build"
 scripts/build.sh release
-# clang-tidy reads the release tree's compile commands; it runs beside the release tests, which
-# leave the cores half idle (they wait on simulated devices and child processes).
+# clang-tidy runs beside the release tests, which leave the cores half idle (they wait on
+# simulated devices and child processes). It reads the ASan+UBSan tree, configured here and
+# built after: a unity build, whose batches clang-tidy checks in a third of the time it takes
+# file by file (scripts/check-tidy.sh), and compiled by clang, as clang-tidy parses.
+scripts/build.sh --configure-only asan
 echo "=== [${SECONDS}s] clang-tidy (in the background)"
-scripts/check-tidy.sh build/release > build/release/tidy.out 2>&1 &
+scripts/check-tidy.sh build/asan > build/tidy.out 2>&1 &
 tidy_pid=$!
 test_suite release
 # The API tests and examples again with the memory checker on: it must report nothing
@@ -64,7 +67,7 @@ fi
 if wait "$tidy_pid"; then
   echo "=== [${SECONDS}s] clang-tidy: ok"
 else
-  cat build/release/tidy.out
+  cat build/tidy.out
   echo "=== [${SECONDS}s] clang-tidy: FAILED"
   failed=$((failed + 1))
 fi

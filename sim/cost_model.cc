@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "sim/cost_math.h"
 #include "sim/kernel_cost.h"
 
 namespace aclsim::sim {
@@ -9,15 +10,6 @@ namespace {
 
 using driver::CopyDir;
 using driver::TaskKind;
-using U128 = unsigned __int128;
-
-constexpr uint64_t kNsPerS = 1'000'000'000;
-
-uint64_t CeilDiv(U128 num, U128 den) {
-  if (den == 0) return 0;
-  const U128 q = (num + den - 1) / den;
-  return q > UINT64_MAX ? UINT64_MAX : static_cast<uint64_t>(q);
-}
 
 uint64_t TotalBytes(const TaskTranslation& tr) {
   uint64_t total = 0;
@@ -29,7 +21,7 @@ uint64_t TotalBytes(const TaskTranslation& tr) {
 // with the misses divided over `engines` parallel translators.
 uint64_t TlbNs(const TlbCounts& tlb, uint64_t engines, const driver::DeviceProps& p,
                const CostParams& c) {
-  const uint64_t per_engine = CeilDiv(tlb.total_misses(), std::max<uint64_t>(engines, 1));
+  const uint64_t per_engine = CeilDivSat(tlb.total_misses(), std::max<uint64_t>(engines, 1));
   return CyclesToNs(per_engine * c.tlb_miss_penalty_cycles, p.clock_hz);
 }
 
@@ -66,9 +58,9 @@ TaskCost CopyCost(CopyDir dir, uint64_t bytes, const TaskTranslation& tr,
   if (link_bps != 0) {
     cost.core_ns = TransferNs(bytes, link_bps);
     if (dir != CopyDir::kHostToHost && bytes > 0 && cost.core_ns > 0) {
-      const uint64_t own = CeilDiv(static_cast<U128>(bytes) * kNsPerS, cost.core_ns);
+      const uint64_t own = CeilDivSat(static_cast<U128>(bytes) * kNsPerS, cost.core_ns);
       const uint64_t floor =
-          CeilDiv(static_cast<U128>(c.hbm_bytes_per_s) * c.dma_hbm_contention_permille, 1000);
+          CeilDivSat(static_cast<U128>(c.hbm_bytes_per_s) * c.dma_hbm_contention_permille, 1000);
       cost.dma_demand = std::max(own, floor);
       cost.hbm_bytes = bytes;
     }
@@ -133,11 +125,11 @@ const char* EngineName(EngineKind engine) {
 }
 
 uint64_t TransferNs(uint64_t bytes, uint64_t bytes_per_s) {
-  return CeilDiv(static_cast<U128>(bytes) * kNsPerS, bytes_per_s);
+  return CeilDivSat(static_cast<U128>(bytes) * kNsPerS, bytes_per_s);
 }
 
 uint64_t CyclesToNs(uint64_t cycles, uint64_t clock_hz) {
-  return CeilDiv(static_cast<U128>(cycles) * kNsPerS, clock_hz);
+  return CeilDivSat(static_cast<U128>(cycles) * kNsPerS, clock_hz);
 }
 
 TaskCost CostOf(const driver::Task& task, const TaskTranslation& translation,

@@ -3,11 +3,11 @@
 #include <algorithm>
 #include <vector>
 
+#include "sim/cost_math.h"
+
 namespace aclsim::sim {
 
 uint64_t HbmTimeline::ServeNs(uint64_t start, uint64_t bytes) const {
-  using U128 = unsigned __int128;
-  constexpr uint64_t kNsPerS = 1'000'000'000;
   if (bytes == 0) return 0;
   const uint64_t w = bytes_per_s_;
   if (latest_end_ <= start) {  // nothing overlaps: the whole bandwidth (the common case)

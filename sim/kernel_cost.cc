@@ -3,20 +3,13 @@
 #include <algorithm>
 #include <initializer_list>
 
+#include "sim/cost_math.h"
+
 namespace aclsim::sim {
 namespace {
 
 using driver::DtypeClass;
 using driver::Engine;
-using U128 = unsigned __int128;
-
-constexpr uint64_t kNsPerS = 1'000'000'000;
-
-uint64_t CeilDiv(U128 num, U128 den) {
-  if (den == 0 || num == 0) return 0;
-  const U128 q = (num + den - 1) / den;
-  return q > UINT64_MAX ? UINT64_MAX : static_cast<uint64_t>(q);
-}
 
 uint64_t CubeRate(DtypeClass dtype, const CostParams& c) {
   return dtype == DtypeClass::kInt8 ? c.cube_int8_flops_per_cycle_per_core
@@ -29,19 +22,19 @@ struct Pipes {
 };
 
 Pipes PipesFor(const driver::KernelWork& w, uint64_t div, const CostParams& c) {
-  auto per = [div](uint64_t total) { return CeilDiv(total, div); };
+  auto per = [div](uint64_t total) { return CeilDivSat(total, div); };
   Pipes p{};
-  p.cube = CeilDiv(per(w.cube_flops), CubeRate(w.dtype, c));
-  p.vector = CeilDiv(static_cast<U128>(per(w.vector_flops)) * driver::DtypeClassBytes(w.dtype),
-                     c.vector_repeat_bytes);
-  p.scalar = CeilDiv(per(w.scalar_ops), c.scalar_ops_per_cycle);
-  p.mte2 = std::max(CeilDiv(per(w.gm_read_bytes), c.gm_read_bytes_per_cycle),
-                    CeilDiv(per(w.gm_to_l1_bytes), c.l2_read_bytes_per_cycle));
-  p.mte3 = CeilDiv(per(w.gm_write_bytes), c.gm_write_bytes_per_cycle);
-  p.mte1 = CeilDiv(per(w.l1_to_l0a_bytes), c.l1_to_l0a_bytes_per_cycle) +
-           CeilDiv(per(w.l1_to_l0b_bytes), c.l1_to_l0b_bytes_per_cycle);
-  p.fixpipe = CeilDiv(per(w.l0c_to_out_bytes), c.l0c_out_bytes_per_cycle);
-  p.ub = CeilDiv(per(w.ub_bytes), c.ub_bytes_per_cycle);
+  p.cube = CeilDivSat(per(w.cube_flops), CubeRate(w.dtype, c));
+  p.vector = CeilDivSat(static_cast<U128>(per(w.vector_flops)) * driver::DtypeClassBytes(w.dtype),
+                        c.vector_repeat_bytes);
+  p.scalar = CeilDivSat(per(w.scalar_ops), c.scalar_ops_per_cycle);
+  p.mte2 = std::max(CeilDivSat(per(w.gm_read_bytes), c.gm_read_bytes_per_cycle),
+                    CeilDivSat(per(w.gm_to_l1_bytes), c.l2_read_bytes_per_cycle));
+  p.mte3 = CeilDivSat(per(w.gm_write_bytes), c.gm_write_bytes_per_cycle);
+  p.mte1 = CeilDivSat(per(w.l1_to_l0a_bytes), c.l1_to_l0a_bytes_per_cycle) +
+           CeilDivSat(per(w.l1_to_l0b_bytes), c.l1_to_l0b_bytes_per_cycle);
+  p.fixpipe = CeilDivSat(per(w.l0c_to_out_bytes), c.l0c_out_bytes_per_cycle);
+  p.ub = CeilDivSat(per(w.ub_bytes), c.ub_bytes_per_cycle);
   return p;
 }
 
@@ -102,24 +95,24 @@ KernelEstimate EstimateKernel(const driver::Task& task, const driver::DeviceProp
   }
   const uint64_t blocks = std::max<uint32_t>(task.blocks, 1);
   e.cores = static_cast<uint32_t>(std::min(blocks, cores));
-  e.waves = CeilDiv(blocks, e.cores);
+  e.waves = CeilDivSat(blocks, e.cores);
   e.gm_bytes = w.gm_read_bytes + w.gm_write_bytes;
   e.traffic_bytes = e.gm_bytes + w.gm_to_l1_bytes;
   uint64_t block_ns = 0;
   uint64_t peak_ns = 0;  // the work at the whole engine's peak
   if (task.engine == Engine::kAiCpu) {
     const uint64_t flops_ns =
-        legacy ? CeilDiv(static_cast<U128>(CeilDiv(task.flops, blocks)) * kNsPerS,
-                         c.aicpu_flops_per_s_per_core)
+        legacy ? CeilDivSat(static_cast<U128>(CeilDivSat(task.flops, blocks)) * kNsPerS,
+                            c.aicpu_flops_per_s_per_core)
                : 0;
-    block_ns = flops_ns + CeilDiv(static_cast<U128>(CeilDiv(w.aicpu_elements, blocks)) *
-                                      c.aicpu_ps_per_element,
-                                  1000);
-    peak_ns = CeilDiv(static_cast<U128>(w.aicpu_elements) * c.aicpu_ps_per_element,
-                      static_cast<U128>(1000) * cores);
+    block_ns = flops_ns + CeilDivSat(static_cast<U128>(CeilDivSat(w.aicpu_elements, blocks)) *
+                                         c.aicpu_ps_per_element,
+                                     1000);
+    peak_ns = CeilDivSat(static_cast<U128>(w.aicpu_elements) * c.aicpu_ps_per_element,
+                         static_cast<U128>(1000) * cores);
     if (legacy) {
-      peak_ns = CeilDiv(static_cast<U128>(task.flops) * kNsPerS,
-                        static_cast<U128>(c.aicpu_flops_per_s_per_core) * cores);
+      peak_ns = CeilDivSat(static_cast<U128>(task.flops) * kNsPerS,
+                           static_cast<U128>(c.aicpu_flops_per_s_per_core) * cores);
     }
   } else {
     e.block_cycles = BlockCycles(w, blocks, c);

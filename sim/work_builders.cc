@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "sim/cost_math.h"
+
 namespace aclsim::sim {
 namespace {
 
@@ -11,8 +13,7 @@ constexpr uint64_t kTileM = 128;
 constexpr uint64_t kTileN = 256;
 constexpr uint64_t kStepK = 256;
 
-uint64_t CeilDiv(uint64_t a, uint64_t b) { return (a + b - 1) / b; }
-uint64_t Pad16(uint64_t v) { return CeilDiv(v, 16) * 16; }
+uint64_t Pad16(uint64_t v) { return CeilDivSat(v, 16) * 16; }
 
 }  // namespace
 
@@ -20,7 +21,7 @@ driver::KernelWork MatmulWork(uint64_t m, uint64_t n, uint64_t k, DtypeClass dty
                               uint32_t* blocks) {
   const uint64_t in = driver::DtypeClassBytes(dtype);
   const uint64_t out = dtype == DtypeClass::kFp16 || dtype == DtypeClass::kBf16 ? 2 : 4;
-  const uint64_t tiles = CeilDiv(m, kTileM) * CeilDiv(n, kTileN);
+  const uint64_t tiles = CeilDivSat(m, kTileM) * CeilDivSat(n, kTileN);
   const uint64_t tile_m = std::min(m, kTileM);
   const uint64_t tile_n = std::min(n, kTileN);
   driver::KernelWork w;
@@ -32,7 +33,7 @@ driver::KernelWork MatmulWork(uint64_t m, uint64_t n, uint64_t k, DtypeClass dty
   w.l1_to_l0b_bytes = tiles * k * tile_n * in;
   w.gm_to_l1_bytes = w.l1_to_l0a_bytes + w.l1_to_l0b_bytes;
   w.l0c_to_out_bytes = m * n * 4;  // fp32 accumulator
-  w.pipeline_steps = static_cast<uint32_t>(std::max<uint64_t>(CeilDiv(k, kStepK), 1));
+  w.pipeline_steps = static_cast<uint32_t>(std::max<uint64_t>(CeilDivSat(k, kStepK), 1));
   w.double_buffered = true;
   if (blocks != nullptr) *blocks = static_cast<uint32_t>(std::max<uint64_t>(tiles, 1));
   return w;
@@ -47,8 +48,8 @@ driver::KernelWork ElementwiseWork(uint64_t elements, uint32_t inputs, DtypeClas
   w.gm_read_bytes = elements * e * inputs;
   w.gm_write_bytes = elements * e;
   const uint64_t chunk = std::max<uint64_t>(ub_bytes / (2 * (inputs + 1)), 32);
-  const uint64_t per_block = CeilDiv(elements * e, std::max<uint32_t>(blocks, 1));
-  w.pipeline_steps = static_cast<uint32_t>(std::max<uint64_t>(CeilDiv(per_block, chunk), 1));
+  const uint64_t per_block = CeilDivSat(elements * e, std::max<uint32_t>(blocks, 1));
+  w.pipeline_steps = static_cast<uint32_t>(std::max<uint64_t>(CeilDivSat(per_block, chunk), 1));
   w.double_buffered = true;
   return w;
 }

@@ -13,18 +13,13 @@ namespace aclsim::sim::ops {
 
 namespace {
 
-Status InferSame(OpContext& ctx) {
-  ctx.SetOutput(0, ctx.input(0).dtype, ctx.input(0).dims);
-  return Status::Ok();
-}
-
 // The type a function computes in: the floating ComputeT itself, double for integers.
 template <typename C>
 using MathT = std::conditional_t<std::is_floating_point_v<C>, C, double>;
 
 template <typename F>
-OpDef UnaryOp(std::string type, const std::vector<DataType>& dtypes, uint32_t ops, F f,
-              std::string in_name = "x", std::string out_name = "y") {
+OpDef ActivationOp(std::string type, const std::vector<DataType>& dtypes, uint32_t ops, F f,
+                   std::string in_name = "x", std::string out_name = "y") {
   OpDef def;
   def.type = std::move(type);
   def.inputs = {In(std::move(in_name), dtypes)};
@@ -129,8 +124,6 @@ Status RunPrelu(RunContext& ctx) {
   });
 }
 
-std::vector<DataType> Types(std::initializer_list<DataType> list) { return list; }
-
 }  // namespace
 
 void RegisterActivationOps(OpRegistry& registry) {
@@ -142,8 +135,9 @@ void RegisterActivationOps(OpRegistry& registry) {
        {DataType::kInt8, DataType::kInt16, DataType::kInt32, DataType::kInt64, DataType::kUint8}) {
     relu_types.push_back(t);
   }
-  registry.Add(UnaryOp("Relu", relu_types, 1, [](auto x) { return x > 0 ? x : decltype(x){0}; }));
-  registry.Add(UnaryOp("Relu6", NumberTypes(), 2, [](auto x) {
+  registry.Add(
+      ActivationOp("Relu", relu_types, 1, [](auto x) { return x > 0 ? x : decltype(x){0}; }));
+  registry.Add(ActivationOp("Relu6", NumberTypes(), 2, [](auto x) {
     using C = decltype(x);
     if (x > static_cast<C>(6)) return static_cast<C>(6);
     return x > C{0} ? x : C{0};
@@ -166,23 +160,23 @@ void RegisterActivationOps(OpRegistry& registry) {
     prelu.run = RunPrelu;
     registry.Add(std::move(prelu));
   }
-  registry.Add(UnaryOp("Gelu", f16_f32_bf16, 8, [](auto x) {
+  registry.Add(ActivationOp("Gelu", f16_f32_bf16, 8, [](auto x) {
     using M = MathT<decltype(x)>;
     const M v = static_cast<M>(x);
     const M k = static_cast<M>(0.7978845608028654);  // sqrt(2 / pi)
     return M{0.5} * v * (M{1} + std::tanh(k * (v + static_cast<M>(0.044715) * v * v * v)));
   }));
-  registry.Add(UnaryOp("FastGelu", f16_f32_bf16, 6, [](auto x) {
+  registry.Add(ActivationOp("FastGelu", f16_f32_bf16, 6, [](auto x) {
     using M = MathT<decltype(x)>;
     const M v = static_cast<M>(x);
     const M a = std::abs(v);
     return v / (M{1} + std::exp(static_cast<M>(-1.702) * a)) *
            std::exp(static_cast<M>(0.851) * (v - a));
   }));
-  registry.Add(UnaryOp("Sigmoid", floats, 5,
-                       [](auto x) { return Sigmoid(static_cast<MathT<decltype(x)>>(x)); }));
-  registry.Add(UnaryOp("Tanh", floats, 5,
-                       [](auto x) { return std::tanh(static_cast<MathT<decltype(x)>>(x)); }));
+  registry.Add(ActivationOp("Sigmoid", floats, 5,
+                            [](auto x) { return Sigmoid(static_cast<MathT<decltype(x)>>(x)); }));
+  registry.Add(ActivationOp("Tanh", floats, 5,
+                            [](auto x) { return std::tanh(static_cast<MathT<decltype(x)>>(x)); }));
   registry.Add(ParamOp("Swish", f16_f32_bf16, {OptAttr("scale", AttrType::kFloat, 1.0f)}, 6,
                        [](const RunContext& ctx) {
                          const double scale = ctx.GetFloat("scale");
@@ -191,8 +185,8 @@ void RegisterActivationOps(OpRegistry& registry) {
                            return x * Sigmoid(static_cast<M>(scale) * x);
                          };
                        }));
-  registry.Add(UnaryOp("Softplus", floats, 6,
-                       [](auto x) { return Softplus(static_cast<MathT<decltype(x)>>(x)); }));
+  registry.Add(ActivationOp("Softplus", floats, 6,
+                            [](auto x) { return Softplus(static_cast<MathT<decltype(x)>>(x)); }));
   registry.Add(
       ParamOp("Elu", floats,
               {OptAttr("alpha", AttrType::kFloat, 1.0f), OptAttr("scale", AttrType::kFloat, 1.0f),
@@ -207,7 +201,7 @@ void RegisterActivationOps(OpRegistry& registry) {
                   return static_cast<M>(scale) * (x > 0 ? x : neg);
                 };
               }));
-  registry.Add(UnaryOp(
+  registry.Add(ActivationOp(
       "Selu", Types({DT::kFloat16, DT::kFloat, DT::kDouble, DT::kInt8, DT::kInt32, DT::kBf16}), 5,
       [](auto x) {
         using M = MathT<decltype(x)>;
@@ -216,7 +210,7 @@ void RegisterActivationOps(OpRegistry& registry) {
         const M scale = static_cast<M>(1.0507009873554805);
         return scale * (v > 0 ? v : alpha * std::expm1(v));
       }));
-  registry.Add(UnaryOp("HardSwish", f16_f32_bf16, 4, [](auto x) {
+  registry.Add(ActivationOp("HardSwish", f16_f32_bf16, 4, [](auto x) {
     using M = MathT<decltype(x)>;
     const M v = static_cast<M>(x);
     return v * std::min(std::max(v + M{3}, M{0}), M{6}) / M{6};
@@ -234,12 +228,12 @@ void RegisterActivationOps(OpRegistry& registry) {
         };
       },
       "input_x", "output_y"));
-  registry.Add(UnaryOp("Mish", f16_f32_bf16, 10, [](auto x) {
+  registry.Add(ActivationOp("Mish", f16_f32_bf16, 10, [](auto x) {
     using M = MathT<decltype(x)>;
     const M v = static_cast<M>(x);
     return v * std::tanh(Softplus(v));
   }));
-  registry.Add(UnaryOp("Softsign", floats, 3, [](auto x) {
+  registry.Add(ActivationOp("Softsign", floats, 3, [](auto x) {
     using M = MathT<decltype(x)>;
     const M v = static_cast<M>(x);
     return v / (M{1} + std::abs(v));

@@ -155,8 +155,6 @@ Result<Conv3DGeom> ConvGeomOf(const OpContext* ctx, const AttrReader& attrs,
   return g;
 }
 
-DataType ConvOutType(DataType x) { return x == DataType::kInt8 ? DataType::kInt32 : x; }
-
 Status BiasCheck(const OpContext& ctx, size_t i, int64_t cout) {
   if (ctx.has_input(i) && (ctx.input(i).dims.size() != 1 || ctx.input(i).dims[0] != cout)) {
     return ctx.Fail(StatusCode::kOpInputNotMatch,

@@ -174,8 +174,6 @@ Result<Conv2DGeom> ConvGeomOf(const OpContext* ctx, const AttrReader& attrs,
   return g;
 }
 
-DataType ConvOutType(DataType x) { return x == DataType::kInt8 ? DataType::kInt32 : x; }
-
 InferFn ConvInfer(bool depthwise) {
   return [depthwise](OpContext& ctx) -> Status {
     const auto& x = ctx.input(0);

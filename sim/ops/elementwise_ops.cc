@@ -160,11 +160,6 @@ Status InferCompare(OpContext& ctx) {
   return Status::Ok();
 }
 
-Status InferSame(OpContext& ctx) {
-  ctx.SetOutput(0, ctx.input(0).dtype, ctx.input(0).dims);
-  return Status::Ok();
-}
-
 Status InferBoolLike(OpContext& ctx) {
   ctx.SetOutput(0, DataType::kBool, ctx.input(0).dims);
   return Status::Ok();
@@ -584,8 +579,6 @@ Status CheckBase(OpContext& ctx, bool log) {
   }
   return Status::Ok();
 }
-
-std::vector<DataType> Types(std::initializer_list<DataType> list) { return list; }
 
 template <typename V>
 V RoundHalfEven(V x) {

@@ -15,6 +15,32 @@
 
 namespace aclsim::sim::ops {
 
+// The output dtype of a convolution on the cube unit: int8 accumulates into int32, every other
+// dtype keeps its own.
+inline driver::DataType ConvOutType(driver::DataType x) {
+  return x == driver::DataType::kInt8 ? driver::DataType::kInt32 : x;
+}
+
+// Integer sums and products wrap (two's complement) like the device's adds, without the
+// undefined behaviour of signed overflow.
+template <typename A>
+A AddWrap(A a, A b) {
+  if constexpr (std::is_integral_v<A>) {
+    return static_cast<A>(static_cast<uint64_t>(a) + static_cast<uint64_t>(b));
+  } else {
+    return a + b;
+  }
+}
+
+template <typename A>
+A MulWrap(A a, A b) {
+  if constexpr (std::is_integral_v<A>) {
+    return static_cast<A>(static_cast<uint64_t>(a) * static_cast<uint64_t>(b));
+  } else {
+    return a * b;
+  }
+}
+
 // Calls body(begin, count, a, b, out) over [0, n) in chunks, with three float scratch
 // arrays of `count` elements: the fp16 kernels widen a chunk, compute in float and narrow it
 // (half_batch.h), which gives the same values as converting element by element.

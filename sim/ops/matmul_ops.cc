@@ -19,10 +19,6 @@ bool IsIntType(DataType dtype) {
   return dtype == DataType::kInt8 || dtype == DataType::kInt32 || dtype == DataType::kUint8;
 }
 
-std::string DimsStr(const std::vector<int64_t>& dims) {
-  return fmt::format("[{}]", fmt::join(dims, ", "));
-}
-
 // A stored operand: batch dims, then a rows x cols matrix, used transposed if `trans`.
 struct Operand {
   std::vector<int64_t> batch;

@@ -243,6 +243,15 @@ std::vector<DataType> AllTypes() {
 
 std::vector<DataType> IndexTypes() { return {DataType::kInt32, DataType::kInt64}; }
 
+Status InferSame(OpContext& ctx) {
+  ctx.SetOutput(0, ctx.input(0).dtype, ctx.input(0).dims);
+  return Status::Ok();
+}
+
+std::string DimsStr(const std::vector<int64_t>& dims) {
+  return fmt::format("[{}]", fmt::join(dims, ", "));
+}
+
 ArgDef In(std::string name, std::vector<DataType> dtypes) {
   return {std::move(name), ArgKind::kRequired, std::move(dtypes)};
 }

@@ -20,6 +20,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <initializer_list>
 #include <map>
 #include <optional>
 #include <string>
@@ -236,6 +237,12 @@ std::vector<DataType> IntTypes();     // i8, u8, i16, u16, i32, u32, i64, u64
 std::vector<DataType> NumberTypes();  // FloatTypes + IntTypes
 std::vector<DataType> AllTypes();     // NumberTypes + bool
 std::vector<DataType> IndexTypes();   // i32, i64
+inline std::vector<DataType> Types(std::initializer_list<DataType> list) { return list; }
+
+// Shape inference of an op whose output 0 has input 0's dtype and dims.
+Status InferSame(OpContext& ctx);
+// Dims as messages print them: "[2, 3, 4]".
+std::string DimsStr(const std::vector<int64_t>& dims);
 
 ArgDef In(std::string name, std::vector<DataType> dtypes = {});
 ArgDef OptIn(std::string name, std::vector<DataType> dtypes = {});

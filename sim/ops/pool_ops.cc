@@ -41,20 +41,20 @@ Status AttrError(const OpContext* ctx, std::string msg) {
   return Status(StatusCode::kOpAttrNotMatch, std::move(msg));
 }
 
-int64_t CeilDiv(int64_t a, int64_t b) { return a >= 0 ? (a + b - 1) / b : -((-a) / b); }
+int64_t CeilDivI64(int64_t a, int64_t b) { return a >= 0 ? (a + b - 1) / b : -((-a) / b); }
 
 // Output size along one dim (PyTorch rules for CALCULATED with ceil_mode).
 int64_t OutSize(int64_t in, int64_t k, int64_t s, int64_t p0, int64_t p1, bool ceil_mode) {
   const int64_t span = in + p0 + p1 - k;
   if (span < 0) return 0;
-  int64_t out = (ceil_mode ? CeilDiv(span, s) : span / s) + 1;
+  int64_t out = (ceil_mode ? CeilDivI64(span, s) : span / s) + 1;
   if (ceil_mode && (out - 1) * s >= in + p0) --out;  // last window must start inside
   return out;
 }
 
 // SAME padding: out = ceil(in / s), the extra padding split with the larger half at the end.
 void SamePads(int64_t in, int64_t k, int64_t s, int64_t* out, int64_t* p0, int64_t* p1) {
-  *out = CeilDiv(in, s);
+  *out = CeilDivI64(in, s);
   const int64_t total = std::max<int64_t>((*out - 1) * s + k - in, 0);
   *p0 = total / 2;
   *p1 = total - *p0;

@@ -163,26 +163,6 @@ A Highest() {
   }
 }
 
-// Integer sums and products wrap (two's complement) like the device's adds, without the
-// undefined behaviour of signed overflow.
-template <typename A>
-A AddWrap(A a, A b) {
-  if constexpr (std::is_integral_v<A>) {
-    return static_cast<A>(static_cast<uint64_t>(a) + static_cast<uint64_t>(b));
-  } else {
-    return a + b;
-  }
-}
-
-template <typename A>
-A MulWrap(A a, A b) {
-  if constexpr (std::is_integral_v<A>) {
-    return static_cast<A>(static_cast<uint64_t>(a) * static_cast<uint64_t>(b));
-  } else {
-    return a * b;
-  }
-}
-
 template <typename T>
 Status ReduceKernel(ReduceKind kind, const Tensor& x, const Tensor& y,
                     const std::vector<bool>& reduced) {

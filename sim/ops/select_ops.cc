@@ -19,10 +19,6 @@ namespace aclsim::sim::ops {
 
 namespace {
 
-std::string DimsStr(const std::vector<int64_t>& dims) {
-  return fmt::format("[{}]", fmt::join(dims, ", "));
-}
-
 // Reads the first value of a value input (scalar or one-element tensor); kOpInputNotMatch
 // naming it otherwise.
 Result<int64_t> ScalarInput(const OpContext& ctx, size_t i) {
@@ -688,15 +684,6 @@ template <typename T>
 using AccT =
     std::conditional_t<std::is_integral_v<T> && !std::is_same_v<T, bool>,
                        std::conditional_t<std::is_unsigned_v<T>, uint64_t, int64_t>, ComputeT<T>>;
-
-template <typename A>
-A AddWrap(A a, A b) {
-  if constexpr (std::is_integral_v<A>) {
-    return static_cast<A>(static_cast<uint64_t>(a) + static_cast<uint64_t>(b));
-  } else {
-    return a + b;
-  }
-}
 
 OpDef CumsumOp(bool axis_attr) {
   OpDef def;

@@ -5,6 +5,7 @@
 
 #include "core/memory_checker.h"
 #include "core/objects.h"
+#include "feature/vmm.h"
 
 namespace aclsim::feature {
 
@@ -52,9 +53,6 @@ MemPool::MemPool(std::shared_ptr<core::Device> device, size_t max_size)
 MemPool::~MemPool() = default;
 
 namespace {
-
-constexpr uint32_t kLocationDevice = 1;    // ACL_MEM_LOCATION_TYPE_DEVICE
-constexpr uint32_t kAllocationPinned = 0;  // ACL_MEM_ALLOCATION_TYPE_PINNED
 
 Result<std::shared_ptr<MemPool>> PoolOf(void* handle) {
   return core::LookupHandle<MemPool>(handle, "memPool");

@@ -17,8 +17,6 @@ namespace {
 
 constexpr size_t k2M = size_t{2} << 20;
 constexpr size_t k1G = size_t{1} << 30;
-constexpr uint32_t kLocationDevice = 1;    // ACL_MEM_LOCATION_TYPE_DEVICE
-constexpr uint32_t kAllocationPinned = 0;  // ACL_MEM_ALLOCATION_TYPE_PINNED
 
 bool IsDdr(uint32_t attr) { return attr == 0 || attr == 2 || attr == 3 || attr == 6 || attr == 7; }
 bool IsHuge1g(uint32_t attr) { return attr == 10 || attr == 11 || attr == 14 || attr == 17; }

@@ -27,6 +27,11 @@
 
 namespace aclsim::feature {
 
+// The aclrtMemLocationType and aclrtMemAllocationType values the feature layer accepts (VMM
+// allocation properties and stream-ordered pool properties).
+inline constexpr uint32_t kLocationDevice = 1;    // ACL_MEM_LOCATION_TYPE_DEVICE
+inline constexpr uint32_t kAllocationPinned = 0;  // ACL_MEM_ALLOCATION_TYPE_PINNED
+
 // aclrtPhysicalMemProp, as the feature sees it.
 struct PhysicalProps {
   uint32_t handle_type = 0;      // aclrtMemHandleType
