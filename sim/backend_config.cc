@@ -8,6 +8,7 @@ namespace aclsim::sim {
 namespace {
 
 constexpr uint64_t kTiB = uint64_t{1} << 40;
+constexpr uint64_t kHugePage = uint64_t{2} << 20;
 
 // Reads options[key] as an unsigned integer in [min, max]; keeps *value if the key is absent.
 Status ReadNumber(const driver::BackendOptions& options, const char* key, uint64_t min,
@@ -81,6 +82,11 @@ Result<BackendConfig> ParseBackendConfig(const driver::BackendOptions& options, 
   ACLSIM_RETURN_IF_ERROR(ReadNumber(options, "workers", 1, 64, &workers));
   ACLSIM_RETURN_IF_ERROR(ReadNumber(options, "hbm_bytes", 4096, 4 * kTiB, &hbm));
   ACLSIM_RETURN_IF_ERROR(ReadNumber(options, "ddr_bytes", 0, 4 * kTiB, &ddr));
+  ACLSIM_RETURN_IF_ERROR(
+      ReadNumber(options, "huge_page_bytes", 0, 4 * kTiB, &config.huge_page_bytes));
+  if (config.huge_page_bytes != UINT64_MAX) {
+    config.huge_page_bytes = config.huge_page_bytes / kHugePage * kHugePage;
+  }
   ACLSIM_RETURN_IF_ERROR(
       ReadNumber(options, "fault_fail_task", 0, UINT64_MAX, &config.fault_fail_task));
   config.faults.fail_task = config.fault_fail_task;

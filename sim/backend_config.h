@@ -5,6 +5,9 @@
 //   device_count     devices exposed, 1..64 (default 8)
 //   hbm_bytes        override the profile's HBM capacity, 4 KiB..4 TiB (rounded down to 4 KiB)
 //   ddr_bytes        override the profile's DDR capacity, 0..4 TiB (0 = no DDR pool)
+//   huge_page_bytes  the most bytes of each pool in huge pages (2 MiB and 1 GiB) at once,
+//                    0..4 TiB (rounded down to 2 MiB; default: the pool's capacity). Beyond
+//                    it huge-page allocations fail and HUGE_FIRST falls back to 4 KiB pages.
 //   workers          worker threads per device, 1..64 (default 2; unused by sim-inline)
 // Fault injection (per device; 0 = off):
 //   fault_fail_task         N: the device's task with id N fails instead of executing
@@ -45,7 +48,8 @@ struct BackendConfig {
   CostParams cost;
   uint32_t device_count = 8;
   uint32_t workers = 2;
-  uint64_t fault_fail_task = 0;  // == faults.fail_task (kept for existing callers)
+  uint64_t huge_page_bytes = UINT64_MAX;  // UINT64_MAX: no budget but the pool's capacity
+  uint64_t fault_fail_task = 0;           // == faults.fail_task (kept for existing callers)
   FaultConfig faults;
 };
 

@@ -3,6 +3,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 
@@ -21,7 +22,8 @@ const char* PoolName(driver::MemPool pool) { return pool == driver::MemPool::kHb
 
 }  // namespace
 
-DeviceMemory::DeviceMemory(uint32_t device_id, uint64_t hbm_bytes, uint64_t ddr_bytes)
+DeviceMemory::DeviceMemory(uint32_t device_id, uint64_t hbm_bytes, uint64_t ddr_bytes,
+                           uint64_t huge_bytes)
     : device_id_(device_id) {
   // Pools start on 1 GiB boundaries so that 1 GiB pages can be aligned; the extra GiB lets
   // the first pool be aligned whatever address mmap returns.
@@ -41,9 +43,11 @@ DeviceMemory::DeviceMemory(uint32_t device_id, uint64_t hbm_bytes, uint64_t ddr_
   const uintptr_t aligned = RoundUp(reinterpret_cast<uintptr_t>(mapping), kGiB);
   hbm_.base = aligned;
   hbm_.capacity = hbm_bytes;
+  hbm_.huge_capacity = std::min(hbm_bytes, huge_bytes);
   hbm_.allocator = RangeAllocator(hbm_span);
   ddr_.base = aligned + hbm_span;
   ddr_.capacity = ddr_bytes;
+  ddr_.huge_capacity = std::min(ddr_bytes, huge_bytes);
   ddr_.allocator = RangeAllocator(ddr_bytes > 0 ? ddr_span : 0);
   range_begin_ = aligned;
   range_end_ = ddr_bytes > 0 ? ddr_.base + ddr_span : hbm_.base + hbm_span;
@@ -80,13 +84,8 @@ Status DeviceMemory::Allocate(driver::MemPool pool, driver::PageSize page, size_
     return Err(StatusCode::kFeatureUnsupported, "device {}: this SoC has no {} memory pool",
                device_id_, PoolName(pool));
   }
-  if (rounded > p->capacity - p->used) {
-    return Err(StatusCode::kDeviceOom,
-               "device {}: out of {} memory: requested {} bytes ({} with {}-byte pages), {} of "
-               "{} bytes free",
-               device_id_, PoolName(pool), bytes, rounded, page_bytes, p->capacity - p->used,
-               p->capacity);
-  }
+  const bool huge = page != driver::PageSize::k4K;
+  ACLSIM_RETURN_IF_ERROR(CheckRoom(*p, pool, huge, rounded, bytes, page_bytes));
   std::optional<uint64_t> offset = p->allocator.Allocate(rounded, page_bytes);
   if (!offset) {
     return Err(StatusCode::kDeviceOom,
@@ -97,7 +96,27 @@ Status DeviceMemory::Allocate(driver::MemPool pool, driver::PageSize page, size_
   }
   *addr = reinterpret_cast<void*>(p->base + *offset);
   p->used += rounded;
+  if (huge) p->huge_used += rounded;
   page_tables_[p->base + *offset] = {rounded, page};
+  return Status::Ok();
+}
+
+Status DeviceMemory::CheckRoom(const Pool& p, driver::MemPool pool, bool huge, uint64_t bytes,
+                               uint64_t asked, uint64_t page_bytes) const {
+  if (bytes > p.capacity - p.used) {
+    return Err(StatusCode::kDeviceOom,
+               "device {}: out of {} memory: requested {} bytes ({} with {}-byte pages), {} of "
+               "{} bytes free",
+               device_id_, PoolName(pool), asked, bytes, page_bytes, p.capacity - p.used,
+               p.capacity);
+  }
+  if (huge && bytes > p.huge_capacity - p.huge_used) {
+    return Err(StatusCode::kDeviceOom,
+               "device {}: out of {} huge pages: requested {} bytes ({} with {}-byte pages), {} "
+               "of the {}-byte huge-page budget free (sim option huge_page_bytes)",
+               device_id_, PoolName(pool), asked, bytes, page_bytes, p.huge_capacity - p.huge_used,
+               p.huge_capacity);
+  }
   return Status::Ok();
 }
 
@@ -109,6 +128,10 @@ Status DeviceMemory::Free(void* addr) {
     const uint64_t size = p->allocator.Release(a - p->base);
     if (size == 0) break;
     p->used -= size;
+    if (auto entry = page_tables_.find(a);
+        entry != page_tables_.end() && entry->second.page != driver::PageSize::k4K) {
+      p->huge_used -= size;
+    }
     if (auto shared = shared_.find(a); shared != shared_.end()) {  // IPC: back to private pages
       (void)Unmapped(a, size);
       close(shared->second);
@@ -154,6 +177,14 @@ void DeviceMemory::Usage(driver::MemPool pool, size_t* free_bytes, size_t* total
   const Pool* p = PoolFor(pool);
   if (free_bytes != nullptr) *free_bytes = static_cast<size_t>(p->capacity - p->used);
   if (total_bytes != nullptr) *total_bytes = static_cast<size_t>(p->capacity);
+}
+
+void DeviceMemory::HugeUsage(driver::MemPool pool, size_t* free_bytes, size_t* total_bytes) const {
+  std::lock_guard<std::mutex> lock(mu_);
+  const Pool* p = PoolFor(pool);
+  const uint64_t free_huge = std::min(p->capacity - p->used, p->huge_capacity - p->huge_used);
+  if (free_bytes != nullptr) *free_bytes = static_cast<size_t>(free_huge);
+  if (total_bytes != nullptr) *total_bytes = static_cast<size_t>(p->huge_capacity);
 }
 
 }  // namespace aclsim::sim

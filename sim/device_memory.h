@@ -8,7 +8,9 @@
 // wherever they are, so a pool's free bytes stay usable even when its addresses are
 // fragmented. A pool counts its allocated bytes against its capacity (kDeviceOom beyond);
 // a first-fit RangeAllocator places allocations in its address space, rounded up to their
-// page size and aligned to it. Freeing releases the backing pages with madvise(MADV_DONTNEED)
+// page size and aligned to it. Huge pages (2 MiB and 1 GiB) may have a budget of their own per
+// pool (backend option huge_page_bytes): beyond it, huge-page requests fail with kDeviceOom
+// while 4 KiB pages remain. Freeing releases the backing pages with madvise(MADV_DONTNEED)
 // (they read as zero when reused). The range is unmapped at destruction. Each allocation's
 // page size is recorded (its page table) for the TLB model (tlb_model.h).
 //
@@ -30,8 +32,10 @@ namespace aclsim::sim {
 
 class DeviceMemory {
  public:
-  // Reserves the address range. Check status() before use.
-  DeviceMemory(uint32_t device_id, uint64_t hbm_bytes, uint64_t ddr_bytes);
+  // Reserves the address range. Check status() before use. `huge_bytes`: the most bytes of
+  // each pool in huge pages at once (UINT64_MAX: only the pool's capacity limits them).
+  DeviceMemory(uint32_t device_id, uint64_t hbm_bytes, uint64_t ddr_bytes,
+               uint64_t huge_bytes = UINT64_MAX);
   ~DeviceMemory();
   DeviceMemory(const DeviceMemory&) = delete;
   DeviceMemory& operator=(const DeviceMemory&) = delete;
@@ -54,6 +58,8 @@ class DeviceMemory {
   // PageOf for `n` addresses at once (one lock): pages[i] for addrs[i].
   void PagesOf(const void* const* addrs, size_t n, std::optional<driver::PageSize>* pages) const;
   void Usage(driver::MemPool pool, size_t* free_bytes, size_t* total_bytes) const;
+  // The same for the pool's huge pages: min(pool, huge-page budget).
+  void HugeUsage(driver::MemPool pool, size_t* free_bytes, size_t* total_bytes) const;
 
   // Virtual memory management (driver.h; device_memory_vmm.cc). Reservations take HBM address
   // space only. Physical allocations are memfd files (so mappings alias, and other processes
@@ -76,8 +82,13 @@ class DeviceMemory {
     uintptr_t base = 0;           // first address of the pool, 1 GiB aligned
     uint64_t capacity = 0;        // bytes of memory (0: the SoC has no such pool)
     uint64_t used = 0;            // bytes allocated (page-rounded)
+    uint64_t huge_capacity = 0;   // at most this many of them in huge pages
+    uint64_t huge_used = 0;       // bytes allocated in huge pages
     RangeAllocator allocator{0};  // the pool's address space (2 x capacity)
   };
+  // kDeviceOom unless `bytes` more fit in the pool (and in its huge-page budget if `huge`).
+  Status CheckRoom(const Pool& p, driver::MemPool pool, bool huge, uint64_t bytes, uint64_t asked,
+                   uint64_t page_bytes) const;
   Pool* PoolFor(driver::MemPool pool);
   const Pool* PoolFor(driver::MemPool pool) const;
 
@@ -102,6 +113,7 @@ class DeviceMemory {
     driver::MemPool pool = driver::MemPool::kHbm;
     driver::PageSize page = driver::PageSize::k2M;
     bool imported = false;  // another process's memory: not counted against a pool
+    bool huge = false;      // counted against the pool's huge-page budget
     int maps = 0;           // live mappings
   };
   struct VmMapping {

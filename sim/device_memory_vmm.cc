@@ -77,11 +77,8 @@ Status DeviceMemory::CreatePhysical(driver::MemPool pool, driver::PageSize page,
     return Err(StatusCode::kFeatureUnsupported, "device {}: this SoC has no such memory pool",
                device_id_);
   }
-  if (bytes > p->capacity - p->used) {
-    return Err(StatusCode::kDeviceOom,
-               "device {}: out of memory: physical allocation of {} bytes, {} of {} bytes free",
-               device_id_, bytes, p->capacity - p->used, p->capacity);
-  }
+  const bool huge = page != driver::PageSize::k4K;
+  ACLSIM_RETURN_IF_ERROR(CheckRoom(*p, pool, huge, bytes, bytes, page_bytes));
   const int fd = memfd_create("aclsim-physical", MFD_CLOEXEC);
   if (fd < 0 || ftruncate(fd, static_cast<off_t>(bytes)) != 0) {
     const int err = errno;
@@ -90,10 +87,12 @@ Status DeviceMemory::CreatePhysical(driver::MemPool pool, driver::PageSize page,
                device_id_, bytes, std::strerror(err));
   }
   p->used += bytes;
+  if (huge) p->huge_used += bytes;
   Physical physical;
   physical.fd = fd;
   physical.bytes = bytes;
   physical.pool = pool;
+  physical.huge = huge;
   physical.page = page == driver::PageSize::k4K ? driver::PageSize::k2M : page;
   *handle = next_physical_++;
   physicals_[*handle] = physical;
@@ -128,7 +127,11 @@ Status DeviceMemory::DestroyPhysical(uint64_t handle) {
                "the physical allocation is still mapped at {} address(es): unmap it first",
                it->second.maps);
   }
-  if (!it->second.imported) PoolFor(it->second.pool)->used -= it->second.bytes;
+  if (!it->second.imported) {
+    Pool* p = PoolFor(it->second.pool);
+    p->used -= it->second.bytes;
+    if (it->second.huge) p->huge_used -= it->second.bytes;
+  }
   close(it->second.fd);
   physicals_.erase(it);
   return Status::Ok();

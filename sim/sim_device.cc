@@ -11,7 +11,7 @@ SimDevice::SimDevice(std::shared_ptr<Scheduler> scheduler, const BackendConfig& 
     : id_(device_id),
       props_(config.props),
       scheduler_(std::move(scheduler)),
-      memory_(device_id, config.props.hbm_bytes, config.props.ddr_bytes),
+      memory_(device_id, config.props.hbm_bytes, config.props.ddr_bytes, config.huge_page_bytes),
       faults_(config.faults) {}
 
 Status SimDevice::Open(std::shared_ptr<Scheduler> scheduler, const BackendConfig& config,
@@ -79,6 +79,10 @@ bool SimDevice::OwnsRange(const void* addr, size_t bytes) const {
 
 void SimDevice::PoolUsage(driver::MemPool pool, size_t* free_bytes, size_t* total_bytes) const {
   memory_.Usage(pool, free_bytes, total_bytes);
+}
+
+void SimDevice::HugePageUsage(driver::MemPool pool, size_t* free_bytes, size_t* total_bytes) const {
+  memory_.HugeUsage(pool, free_bytes, total_bytes);
 }
 
 Status SimDevice::ReserveAddress(size_t bytes, size_t alignment, void** addr) {

@@ -43,6 +43,7 @@ class SimDevice final : public driver::Device {
   bool OwnsRange(const void* addr, size_t bytes) const override;
   void AddressRange(uintptr_t* begin, uintptr_t* end) const override;
   void PoolUsage(driver::MemPool pool, size_t* free_bytes, size_t* total_bytes) const override;
+  void HugePageUsage(driver::MemPool pool, size_t* free_bytes, size_t* total_bytes) const override;
   Status ReserveAddress(size_t bytes, size_t alignment, void** addr) override;
   Status ReleaseAddress(void* addr) override;
   Status CreatePhysical(driver::MemPool pool, driver::PageSize page, size_t bytes,

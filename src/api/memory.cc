@@ -162,33 +162,39 @@ aclError aclrtGetMemInfo(aclrtMemAttr attr, size_t* free, size_t* total) {
     ACLSIM_RETURN_IF_ERROR(api::CheckNotNull(free, "free"));
     ACLSIM_RETURN_IF_ERROR(api::CheckNotNull(total, "total"));
     bool hbm = true;
+    bool huge = false;
     switch (api::EnumValue(attr)) {
       case ACL_DDR_MEM:
-      case ACL_DDR_MEM_HUGE:
       case ACL_DDR_MEM_NORMAL:
-      case ACL_DDR_MEM_P2P_HUGE:
       case ACL_DDR_MEM_P2P_NORMAL:
         hbm = false;
         break;
+      case ACL_DDR_MEM_HUGE:
+      case ACL_DDR_MEM_P2P_HUGE:
+        hbm = false;
+        huge = true;
+        break;
       case ACL_HBM_MEM:
-      case ACL_HBM_MEM_HUGE:
       case ACL_HBM_MEM_NORMAL:
-      case ACL_HBM_MEM_P2P_HUGE:
       case ACL_HBM_MEM_P2P_NORMAL:
+      case ACL_MEM_NORMAL:
+      case ACL_MEM_P2P_NORMAL:
+        break;
+      case ACL_HBM_MEM_HUGE:
+      case ACL_HBM_MEM_P2P_HUGE:
       case ACL_HBM_MEM_HUGE1G:
       case ACL_HBM_MEM_P2P_HUGE1G:
-      case ACL_MEM_NORMAL:
       case ACL_MEM_HUGE:
       case ACL_MEM_HUGE1G:
-      case ACL_MEM_P2P_NORMAL:
       case ACL_MEM_P2P_HUGE:
       case ACL_MEM_P2P_HUGE1G:
+        huge = true;
         break;
       default:
         return Err(StatusCode::kInvalidParam, "attr {} is not an aclrtMemAttr",
                    api::EnumValue(attr));
     }
     ACLSIM_ASSIGN_OR_RETURN(auto runtime, core::Runtime::Get());
-    return core::MemInfo(*runtime, hbm, free, total);
+    return core::MemInfo(*runtime, hbm, huge, free, total);
   });
 }

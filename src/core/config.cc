@@ -70,6 +70,7 @@ void ApplyEnvironment(RuntimeConfig* config) {
       {"ACLSIM_DEVICE_COUNT", "device_count"},
       {"ACLSIM_WORKERS", "workers"},
       {"ACLSIM_HBM_BYTES", "hbm_bytes"},
+      {"ACLSIM_HUGE_PAGE_BYTES", "huge_page_bytes"},
       {"ACLSIM_FAULT_FAIL_TASK", "fault_fail_task"},
       {"ACLSIM_FAULT_FAIL_ALLOC", "fault_fail_alloc"},
       {"ACLSIM_FAULT_AICORE_EXCEPTION", "fault_aicore_exception"},

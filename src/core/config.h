@@ -13,9 +13,9 @@
 //   "dump", "profiler", "StackSize", "acl_graph", ...: kept verbatim for their owners.
 // Environment (applied under the JSON): ACLSIM_DRIVER, ACLSIM_MEMCHECK, ACLSIM_WATCHDOG
 // (seconds, as "watchdog"; an invalid value is ignored with a warning), ACLSIM_SOC,
-// ACLSIM_DEVICE_COUNT, ACLSIM_WORKERS, ACLSIM_HBM_BYTES, ACLSIM_FAULT_FAIL_TASK,
-// ACLSIM_FAULT_FAIL_ALLOC, ACLSIM_FAULT_AICORE_EXCEPTION, ACLSIM_FAULT_SLOW_DMA,
-// ACLSIM_FAULT_DEVICE_LOST; ASCEND_RT_VISIBLE_DEVICES.
+// ACLSIM_DEVICE_COUNT, ACLSIM_WORKERS, ACLSIM_HBM_BYTES, ACLSIM_HUGE_PAGE_BYTES,
+// ACLSIM_FAULT_FAIL_TASK, ACLSIM_FAULT_FAIL_ALLOC, ACLSIM_FAULT_AICORE_EXCEPTION,
+// ACLSIM_FAULT_SLOW_DMA, ACLSIM_FAULT_DEVICE_LOST; ASCEND_RT_VISIBLE_DEVICES.
 //
 // Errors: missing/unreadable file -> kInvalidFile; malformed JSON, too deep, or a known key
 // with a wrong type -> kParseFile. Nothing is initialised when loading fails.

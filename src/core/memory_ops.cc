@@ -1,5 +1,6 @@
 #include "core/memory_ops.h"
 
+#include <algorithm>
 #include <cstdint>
 #include <cstdlib>
 #include <cstring>
@@ -177,15 +178,21 @@ Status HostFree(Runtime& runtime, void* ptr) {
   return Status::Ok();
 }
 
-Status MemInfo(Runtime& runtime, bool hbm, size_t* free_bytes, size_t* total_bytes) {
+Status MemInfo(Runtime& runtime, bool hbm, bool huge, size_t* free_bytes, size_t* total_bytes) {
   auto device = CurrentDevice(runtime);
   if (!device.ok()) return device.status();
   auto backend = (*device)->backend();
   if (!backend.ok()) return backend.status();
-  (*backend)->PoolUsage(hbm ? driver::MemPool::kHbm : driver::MemPool::kDdr, free_bytes,
-                        total_bytes);
+  const driver::MemPool pool = hbm ? driver::MemPool::kHbm : driver::MemPool::kDdr;
+  (*backend)->PoolUsage(pool, free_bytes, total_bytes);
   // Memory the caching allocator holds but does not use is free for aclrtMalloc.
-  *free_bytes += (*device)->memory().CachedBytes(hbm ? MemRegion::kHbm : MemRegion::kDdr);
+  const size_t cached = (*device)->memory().CachedBytes(hbm ? MemRegion::kHbm : MemRegion::kDdr);
+  *free_bytes += cached;
+  if (huge) {
+    size_t huge_free = 0;
+    (*backend)->HugePageUsage(pool, &huge_free, total_bytes);
+    *free_bytes = std::min(*free_bytes, huge_free + cached);
+  }
   return Status::Ok();
 }
 

@@ -67,7 +67,9 @@ Status Memset(Runtime& runtime, void* dst, size_t max_count, int32_t value, size
 Status MemsetD32(Runtime& runtime, void* dst, size_t mem_size, uint32_t value, size_t n,
                  const void* stream, bool async);
 
-// aclrtGetMemInfo: HBM (`hbm`) or DDR pool of the current device.
-Status MemInfo(Runtime& runtime, bool hbm, size_t* free_bytes, size_t* total_bytes);
+// aclrtGetMemInfo: HBM (`hbm`) or DDR pool of the current device, all of it or (`huge`) what
+// it can give in huge pages (the backend's huge-page budget). Free bytes include what the
+// caching allocator holds unused.
+Status MemInfo(Runtime& runtime, bool hbm, bool huge, size_t* free_bytes, size_t* total_bytes);
 
 }  // namespace aclsim::core

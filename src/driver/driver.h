@@ -150,6 +150,11 @@ class Device {
   virtual void AddressRange(uintptr_t* begin, uintptr_t* end) const = 0;
   // Total and free bytes of a pool.
   virtual void PoolUsage(MemPool pool, size_t* free_bytes, size_t* total_bytes) const = 0;
+  // Total and free bytes a pool can give in huge pages (2 MiB, 1 GiB): the pool's own
+  // figures unless the backend gives huge pages a budget of their own.
+  virtual void HugePageUsage(MemPool pool, size_t* free_bytes, size_t* total_bytes) const {
+    PoolUsage(pool, free_bytes, total_bytes);
+  }
   // Virtual memory management (aclrtReserveMemAddress, aclrtMallocPhysical, aclrtMapMem):
   //  * ReserveAddress takes `bytes` of the device's address space, aligned to `alignment`
   //    (a power of two; 0: the 2 MiB granularity), without memory behind it;

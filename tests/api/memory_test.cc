@@ -1,13 +1,16 @@
 // Memory: aclrtMalloc policies, frees (double, interior, foreign), pinned host memory,
-// aclrtGetMemInfo, aclrtMemset / aclrtMemsetAsync / aclrtMemsetD32(Async).
+// aclrtGetMemInfo, the huge-page budget, aclrtMemset / aclrtMemsetAsync / aclrtMemsetD32(Async).
 #include <thread>
 
 #include "api_test.h"
 
 namespace {
 
+using acltest::AclNoInitTest;
+using acltest::AclsimConfig;
 using acltest::AclTest;
 using acltest::RoundTrip;
+using acltest::TempFile;
 
 constexpr int kBadParam = ACL_ERROR_INVALID_PARAM;
 constexpr int kBadFree = ACL_ERROR_RT_MEMORY_FREE;
@@ -183,6 +186,88 @@ TEST_F(AclTest, GetMemInfoAnswersEveryHbmAttribute) {
   EXPECT_ACL_OK(aclrtGetMemInfo(ACL_DDR_MEM, &free_bytes, &total));
   EXPECT_EQ(total, 0u);
   EXPECT_EQ(free_bytes, 0u);
+}
+
+// The recent error message (printed), "" if there is none.
+std::string RecentError() {
+  const char* message = aclGetRecentErrMsg();
+  std::string text = message != nullptr ? message : "";
+  std::printf("recent error: %s\n", text.c_str());
+  return text;
+}
+
+// A huge-page budget (huge_page_bytes) makes huge pages run out before the pool does: 3 MiB
+// requests take 4 MiB segments of 2 MiB pages, so an 8 MiB budget holds two.
+TEST_F(AclNoInitTest, HugePagesRunOutBeforeThePool) {
+  const size_t kBudget = size_t{8} << 20;
+  TempFile config(AclsimConfig("\"huge_page_bytes\": \"" + std::to_string(kBudget) + "\""));
+  ASSERT_ACL_OK(aclInit(config.path()));
+  ASSERT_ACL_OK(aclrtSetDevice(0));
+  size_t free_bytes = 0, total = 0;
+  ASSERT_ACL_OK(aclrtGetMemInfo(ACL_HBM_MEM_HUGE, &free_bytes, &total));
+  EXPECT_EQ(total, kBudget);
+  EXPECT_EQ(free_bytes, kBudget);
+  ASSERT_ACL_OK(aclrtGetMemInfo(ACL_HBM_MEM, &free_bytes, &total));
+  EXPECT_EQ(total, size_t{64} << 30);  // the pool is unchanged
+
+  const size_t kBytes = size_t{3} << 20;
+  void* huge[2] = {};
+  for (void*& p : huge) ASSERT_ACL_OK(aclrtMalloc(&p, kBytes, ACL_MEM_MALLOC_HUGE_ONLY));
+  ASSERT_ACL_OK(aclrtGetMemInfo(ACL_HBM_MEM_HUGE, &free_bytes, &total));
+  EXPECT_EQ(free_bytes, 0u);
+  void* more = nullptr;
+  EXPECT_EQ(aclrtMalloc(&more, kBytes, ACL_MEM_MALLOC_HUGE_ONLY), ACL_ERROR_RT_MEMORY_ALLOCATION);
+  EXPECT_EQ(more, nullptr);
+  EXPECT_NE(RecentError().find("huge-page budget"), std::string::npos);
+  EXPECT_ACL_ERR(ACL_ERROR_RT_MEMORY_ALLOCATION, aclrtMalloc, &more, kBytes,
+                 ACL_MEM_MALLOC_HUGE1G_ONLY);
+
+  // HUGE_FIRST falls back to normal pages; NORMAL_ONLY never needed huge ones.
+  void* fallback = nullptr;
+  void* normal = nullptr;
+  ASSERT_ACL_OK(aclrtMalloc(&fallback, kBytes, ACL_MEM_MALLOC_HUGE_FIRST));
+  ASSERT_ACL_OK(aclrtMalloc(&normal, kBytes, ACL_MEM_MALLOC_NORMAL_ONLY));
+  aclrtPtrAttributes attrs = {};
+  ASSERT_ACL_OK(aclrtPointerGetAttributes(huge[0], &attrs));
+  EXPECT_EQ(attrs.pageSize, 2u << 20);
+  ASSERT_ACL_OK(aclrtPointerGetAttributes(fallback, &attrs));
+  EXPECT_EQ(attrs.pageSize, 4096u);
+  EXPECT_TRUE(RoundTrip(fallback, kBytes, 7));
+
+  // Freed huge pages serve huge requests again.
+  ASSERT_ACL_OK(aclrtFree(huge[0]));
+  ASSERT_ACL_OK(aclrtMalloc(&huge[0], kBytes, ACL_MEM_MALLOC_HUGE_ONLY));
+  for (void* p : {huge[0], huge[1], fallback, normal}) EXPECT_ACL_OK(aclrtFree(p));
+}
+
+TEST_F(AclNoInitTest, NoHugePagesLeavesOnlyNormalPages) {
+  TempFile config(AclsimConfig("\"huge_page_bytes\": \"0\""));
+  ASSERT_ACL_OK(aclInit(config.path()));
+  ASSERT_ACL_OK(aclrtSetDevice(0));
+  size_t free_bytes = 1, total = 1;
+  ASSERT_ACL_OK(aclrtGetMemInfo(ACL_MEM_HUGE1G, &free_bytes, &total));
+  EXPECT_EQ(total, 0u);
+  EXPECT_EQ(free_bytes, 0u);
+  void* p = nullptr;
+  EXPECT_ACL_ERR(ACL_ERROR_RT_MEMORY_ALLOCATION, aclrtMalloc, &p, 4096, ACL_MEM_MALLOC_HUGE_ONLY);
+  for (size_t bytes : {size_t{4096}, size_t{16} << 20}) {
+    ASSERT_ACL_OK(aclrtMalloc(&p, bytes, ACL_MEM_MALLOC_HUGE_FIRST));
+    aclrtPtrAttributes attrs = {};
+    ASSERT_ACL_OK(aclrtPointerGetAttributes(p, &attrs));
+    EXPECT_EQ(attrs.pageSize, 4096u) << bytes;
+    EXPECT_ACL_OK(aclrtFree(p));
+  }
+}
+
+TEST_F(AclNoInitTest, HugePageBudgetMustBeANumberInRange) {
+  for (const char* value : {"lots", "-1", "5000000000000000"}) {
+    TempFile config(AclsimConfig(std::string("\"huge_page_bytes\": \"") + value + "\""));
+    const aclError init = aclInit(config.path());
+    const aclError set = init == ACL_SUCCESS ? aclrtSetDevice(0) : init;
+    EXPECT_NE(set, ACL_SUCCESS) << value;
+    EXPECT_NE(RecentError().find("huge_page_bytes"), std::string::npos) << value;
+    if (init == ACL_SUCCESS) aclFinalize();
+  }
 }
 
 TEST_F(AclTest, GetMemInfoRefusesBadArguments) {

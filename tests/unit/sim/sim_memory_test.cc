@@ -227,6 +227,54 @@ TEST(SimMemoryTest, OpeningADeviceTwiceIsRefused) {
   EXPECT_EQ(driver->OpenDevice(99, &second).code(), StatusCode::kInvalidDevice);
 }
 
+// huge_page_bytes: 2 MiB and 1 GiB pages (allocations and VMM physical memory) share a
+// budget per pool; 4 KiB pages take the rest of the pool.
+TEST(SimHugePageBudgetTest, HugePagesStopAtTheBudgetNormalPagesDoNot) {
+  auto driver = MakeBackend("sim", {{"hbm_bytes", std::to_string(64u << 20)},
+                                    {"huge_page_bytes", std::to_string((8u << 20) + 4096)}});
+  ASSERT_NE(driver, nullptr);
+  auto device = Open(*driver);
+  ASSERT_NE(device, nullptr);
+  size_t free_bytes = 0, total = 0;
+  device->HugePageUsage(MemPool::kHbm, &free_bytes, &total);
+  EXPECT_EQ(total, 8u << 20);  // rounded down to 2 MiB pages
+  EXPECT_EQ(free_bytes, 8u << 20);
+  void* a = nullptr;
+  void* b = nullptr;
+  ASSERT_OK(device->AllocPhysical(MemPool::kHbm, PageSize::k2M, 3u << 20, &a));  // 4 MiB
+  uint64_t phys = 0;
+  ASSERT_OK(device->CreatePhysical(MemPool::kHbm, PageSize::k2M, k2M, &phys));
+  device->HugePageUsage(MemPool::kHbm, &free_bytes, nullptr);
+  EXPECT_EQ(free_bytes, k2M);
+  Status full = device->AllocPhysical(MemPool::kHbm, PageSize::k2M, 4u << 20, &b);
+  EXPECT_EQ(full.code(), StatusCode::kDeviceOom);
+  EXPECT_NE(full.message().find("huge-page budget"), std::string::npos) << full.message();
+  EXPECT_EQ(device->CreatePhysical(MemPool::kHbm, PageSize::k2M, 2 * k2M, &phys).code(),
+            StatusCode::kDeviceOom);
+  ASSERT_OK(device->AllocPhysical(MemPool::kHbm, PageSize::k4K, 32u << 20, &b));
+  device->PoolUsage(MemPool::kHbm, &free_bytes, nullptr);
+  EXPECT_EQ(free_bytes, (64u << 20) - (4u << 20) - k2M - (32u << 20));
+  ASSERT_OK(device->FreePhysical(a));
+  ASSERT_OK(device->DestroyPhysical(phys));
+  device->HugePageUsage(MemPool::kHbm, &free_bytes, nullptr);
+  EXPECT_EQ(free_bytes, 8u << 20);
+  ASSERT_OK(device->FreePhysical(b));
+}
+
+TEST(SimHugePageBudgetTest, TheHugeFigureIsThePoolsWhenThePoolIsTighter) {
+  auto driver = MakeBackend("sim", {{"hbm_bytes", std::to_string(64u << 20)}});
+  ASSERT_NE(driver, nullptr);
+  auto device = Open(*driver);
+  ASSERT_NE(device, nullptr);
+  void* a = nullptr;
+  ASSERT_OK(device->AllocPhysical(MemPool::kHbm, PageSize::k4K, 60u << 20, &a));
+  size_t free_bytes = 0, total = 0;
+  device->HugePageUsage(MemPool::kHbm, &free_bytes, &total);
+  EXPECT_EQ(total, 64u << 20);
+  EXPECT_EQ(free_bytes, 4u << 20);
+  ASSERT_OK(device->FreePhysical(a));
+}
+
 }  // namespace
 }  // namespace aclsim::sim
 
