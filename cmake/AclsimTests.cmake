@@ -18,7 +18,7 @@ option(ACLSIM_TEST_PROCESS_PER_CASE "One ctest test (process) per gtest case"
 
 # aclsim_gtest(<target> [PER_CASE] [TEST_PREFIX <prefix>] [PROPERTIES <name> <value>...])
 #   PER_CASE: a process per case even when ACLSIM_TEST_PROCESS_PER_CASE is OFF (cases that
-#   need a fresh process: once-per-process calls, injected device loss).
+#   need a fresh process: once-per-process calls such as aclopSetModelDir).
 #   One test per executable is named <prefix><target> and gets a TIMEOUT of 1800 s unless
 #   PROPERTIES name another.
 function(aclsim_gtest target)
