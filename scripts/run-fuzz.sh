@@ -5,8 +5,9 @@
 # The CI run is deterministic: a fixed seed (ACLSIM_FUZZ_SEED, default 1) and a fixed number
 # of runs per target (sized for about 25 s each in the ASan+UBSan tree, -O0, on a 2-core
 # machine running two targets at once; ACLSIM_FUZZ_RUNS overrides them all), with the time
-# limit only as a safety cap; so a clean run stays clean and a failure reproduces. Longer random campaigns: ACLSIM_FUZZ_SEED=0 (random) and a larger
-# ACLSIM_FUZZ_RUNS or -1 with a time limit. Targets run side by side, one per core. Fails
+# limit only as a safety cap; so a clean run stays clean and a failure reproduces. Longer
+# random campaigns: ACLSIM_FUZZ_SEED=0 (random) and a larger ACLSIM_FUZZ_RUNS or -1 with a
+# time limit. Targets run side by side, one per core. Fails
 # when a target finds a crash, a leak or a sanitizer report; the input that triggered it is
 # left in <tree>/fuzz-run/artifacts/<target>/ (replay it with build/<flavour>/fuzz/<target>_replay,
 # then add it to the corpus as a regression input).
