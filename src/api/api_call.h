@@ -76,7 +76,7 @@ aclError ApiCallBody(const char* api, Body&& body) noexcept {
 
 template <typename Body>
 aclError ApiCall(const char* api, Body&& body) noexcept {
-  if (dfx::prof::Profiler::Get().active()) {
+  if (dfx::prof::Profiler::Active()) {
     const ApiTrace trace(api);
     return ApiCallBody(api, std::forward<Body>(body));
   }
@@ -101,7 +101,7 @@ T ValueCallBody(const char* api, T fail_value, Body&& body) noexcept {
 // failures are recorded and `fail_value` is returned.
 template <typename T, typename Body>
 T ValueCall(const char* api, T fail_value, Body&& body) noexcept {
-  if (dfx::prof::Profiler::Get().active()) {
+  if (dfx::prof::Profiler::Active()) {
     const ApiTrace trace(api);
     return ValueCallBody<T>(api, fail_value, std::forward<Body>(body));
   }

@@ -46,6 +46,21 @@ Status Malloc(void** devPtr, size_t size, const aclrtMemMallocPolicy& policy, co
 }  // namespace
 
 aclError aclrtMalloc(void** devPtr, size_t size, aclrtMemMallocPolicy policy) {
+  // The common case without the API call's frame (the fast path declines while profiling,
+  // so there is nothing to trace); anything else, a failure included, takes the full path.
+  if (devPtr != nullptr) {
+    void* ptr = nullptr;
+    try {
+      ptr = core::TryDeviceMallocCached(size, static_cast<uint32_t>(api::EnumValue(policy)),
+                                        "aclrtMalloc", core::SizeRounding::kPad32);
+    } catch (...) {  // std::bad_alloc of the allocator's bookkeeping: the full path reports it
+      ptr = nullptr;
+    }
+    if (ptr != nullptr) {
+      *devPtr = ptr;
+      return ACL_SUCCESS;
+    }
+  }
   return api::ApiCall(__func__, [&]() {
     return Malloc(devPtr, size, policy, "aclrtMalloc", core::SizeRounding::kPad32);
   });
@@ -58,6 +73,11 @@ aclError aclrtMallocAlign32(void** devPtr, size_t size, aclrtMemMallocPolicy pol
 }
 
 aclError aclrtFree(void* devPtr) {
+  try {
+    if (core::TryDeviceFree(devPtr)) return ACL_SUCCESS;  // as aclrtMalloc's fast path
+  } catch (...) {
+    return api::ApiCall(__func__, []() -> Status { throw; });  // reported as the full path does
+  }
   return api::ApiCall(__func__, [&]() -> Status {
     ACLSIM_ASSIGN_OR_RETURN(core::Runtime * runtime, core::Runtime::Current());
     return core::DeviceFree(*runtime, devPtr);

@@ -17,7 +17,19 @@ namespace aclsim {
 class SpinLock {
  public:
   void lock() {
-    if (!locked_.exchange(true, std::memory_order_acquire)) return;
+    if (__builtin_expect(!locked_.exchange(true, std::memory_order_acquire), 1)) return;
+    LockContended();
+  }
+  bool try_lock() {
+    return !locked_.load(std::memory_order_relaxed) &&
+           !locked_.exchange(true, std::memory_order_acquire);
+  }
+  void unlock() { locked_.store(false, std::memory_order_release); }
+
+ private:
+  static constexpr int kSpinsBeforeYield = 128;
+  // Out of line, so that lock() inlines as one exchange and a branch.
+  [[gnu::noinline]] void LockContended() {
     for (int spins = 0;; ++spins) {
       // Wait on a plain load (no cache-line ping-pong), then try again.
       while (locked_.load(std::memory_order_relaxed)) {
@@ -31,14 +43,6 @@ class SpinLock {
       if (!locked_.exchange(true, std::memory_order_acquire)) return;
     }
   }
-  bool try_lock() {
-    return !locked_.load(std::memory_order_relaxed) &&
-           !locked_.exchange(true, std::memory_order_acquire);
-  }
-  void unlock() { locked_.store(false, std::memory_order_release); }
-
- private:
-  static constexpr int kSpinsBeforeYield = 128;
   static void Pause() {
 #if defined(__x86_64__) || defined(__i386__)
     __builtin_ia32_pause();

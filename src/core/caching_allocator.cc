@@ -1,6 +1,7 @@
 #include "core/caching_allocator.h"
 
 #include <algorithm>
+#include <utility>
 
 #include "core/size_bins.h"
 #include "dfx/log.h"
@@ -11,6 +12,9 @@ namespace {
 constexpr size_t kBlockChunk = 256;
 // Deferred (not yet coalesced) free blocks of a small arena beyond which a free coalesces.
 constexpr size_t kMaxDeferred = 4096;
+// Quick slots of a small arena: the last block freed per slot (chosen by size), taken back
+// by an allocation of exactly its size without a bin search.
+constexpr size_t kQuickSlots = 16;
 
 size_t RoundUp(size_t value, size_t to) { return (value + to - 1) / to * to; }
 
@@ -48,6 +52,9 @@ struct CachingAllocator::Arena {
   SizeBins<Block, kGranule> bins;
   Block* deferred = nullptr;  // free blocks not yet coalesced (small arenas)
   size_t deferred_count = 0;
+  std::array<Block*, kQuickSlots> quick{};  // State::kQuick blocks (small arenas)
+  size_t quick_count = 0;
+  Block*& QuickSlot(size_t bytes) { return quick[bytes / kGranule % kQuickSlots]; }
   Segment* spare = nullptr;  // a wholly free segment kept for reuse
 };
 
@@ -96,6 +103,52 @@ void CachingAllocator::DeleteBlock(Block* block) {
   spare_blocks_ = block;
 }
 
+// Inline: the fast paths' bodies (no call in TryAllocateCached / TryFree).
+inline void* CachingAllocator::CommitLocked(Block* block, driver::MemPool pool,
+                                            driver::PageSize page, const Allocation& info) {
+  block->state = State::kAllocated;
+  block->info = info;
+  block->info.base = reinterpret_cast<void*>(block->base);
+  block->info.reserved = block->size;
+  block->info.region = RegionOf(pool);
+  block->info.page_bytes = driver::PageBytes(page);
+  allocated_ += block->size;
+  peak_allocated_ = std::max(peak_allocated_, allocated_);
+  ++live_count_;
+  ++allocations_;
+  RegionUsage& region = regions_[static_cast<size_t>(RegionOf(pool))];  // not read back
+  region.current += block->size;
+  region.peak = std::max(region.peak, region.current);
+  return block->info.base;
+}
+
+inline void CachingAllocator::ReleaseLocked(Block* block, uint64_t fence) {
+  allocated_ -= block->size;
+  --live_count_;
+  regions_[static_cast<size_t>(block->info.region)].current -= block->size;
+  if (fence != 0 && fence > reached_fence_) {
+    block->state = State::kPending;
+    block->fence = fence;
+    block->bin_next = nullptr;
+    if (pending_tail_ != nullptr) {
+      pending_tail_->bin_next = block;
+    } else {
+      pending_head_ = block;
+    }
+    pending_tail_ = block;
+    pending_ += block->size;
+  } else {
+    MakeFree(block);
+  }
+}
+
+inline CachingAllocator::Block* CachingAllocator::TakeQuick(Arena& arena, size_t bytes) {
+  Block*& quick = arena.QuickSlot(bytes);
+  if (quick == nullptr || quick->size != bytes) return nullptr;
+  --arena.quick_count;
+  return std::exchange(quick, nullptr);
+}
+
 Result<void*> CachingAllocator::Allocate(driver::MemPool pool, driver::PageSize page, size_t bytes,
                                          const Allocation& info) {
   if (bytes == 0) return Err(StatusCode::kInvalidParam, "size must be greater than 0");
@@ -116,7 +169,7 @@ Result<void*> CachingAllocator::Allocate(driver::MemPool pool, driver::PageSize 
     MatureLocked(false);
     block = TakeFit(arena, need);
   }
-  if (block == nullptr && arena.deferred != nullptr) {
+  if (block == nullptr && (arena.deferred != nullptr || arena.quick_count != 0)) {
     ConsolidateLocked(arena);
     block = TakeFit(arena, need);
   }
@@ -158,23 +211,26 @@ Result<void*> CachingAllocator::Allocate(driver::MemPool pool, driver::PageSize 
       }
     }
   }
-  block->state = State::kAllocated;
-  block->info = info;
-  block->info.base = reinterpret_cast<void*>(block->base);
-  block->info.reserved = block->size;
-  block->info.region = RegionOf(pool);
-  block->info.page_bytes = driver::PageBytes(page);
-  allocated_ += block->size;
-  peak_allocated_ = std::max(peak_allocated_, allocated_);
-  ++live_count_;
-  ++allocations_;
-  RegionUsage& region = regions_[static_cast<size_t>(block->info.region)];
-  region.current += block->size;
-  region.peak = std::max(region.peak, region.current);
-  return block->info.base;
+  return CommitLocked(block, pool, page, info);
+}
+
+void* CachingAllocator::TryAllocateCached(driver::MemPool pool, driver::PageSize page, size_t bytes,
+                                          const Allocation& info) {
+  if (bytes - 1 >= kSmallLimit) return nullptr;  // 0 or large
+  const size_t need = RoundUp(bytes, kGranule);
+  std::lock_guard<SpinLock> lock(mu_);
+  // Pending blocks: Allocate decides whether they can be reused first.
+  if (closed_ || pending_head_ != nullptr) return nullptr;
+  Arena& arena = ArenaFor(pool, page, /*small=*/true);
+  Block* block = TakeQuick(arena, need);
+  if (block == nullptr) block = TakeFit(arena, need);
+  return block != nullptr ? CommitLocked(block, pool, page, info) : nullptr;
 }
 
 CachingAllocator::Block* CachingAllocator::TakeFit(Arena& arena, size_t bytes) {
+  if (arena.small) {
+    if (Block* quick = TakeQuick(arena, bytes)) return quick;
+  }
   Block* block = arena.bins.FindFit(bytes);
   if (block == nullptr) return nullptr;
   arena.bins.Remove(block);
@@ -223,6 +279,21 @@ Status CachingAllocator::AddSegment(Arena& arena, size_t bytes) {
 }
 
 void CachingAllocator::MakeFree(Block* block) {
+  Arena& arena = *block->segment->arena;
+  if (arena.small) {
+    // Into its quick slot; the block there before goes on into the bins.
+    Block*& quick = arena.QuickSlot(block->size);
+    block->state = State::kQuick;
+    std::swap(block, quick);
+    if (block == nullptr) {
+      ++arena.quick_count;
+      return;
+    }
+  }
+  FreeToBins(block);
+}
+
+void CachingAllocator::FreeToBins(Block* block) {
   Arena& arena = *block->segment->arena;
   block->state = State::kFree;
   if (arena.small && arena.deferred_count < kMaxDeferred) {
@@ -280,6 +351,11 @@ void CachingAllocator::Undefer(Block* block) {
 }
 
 void CachingAllocator::ConsolidateLocked(Arena& arena) {
+  for (Block*& quick : arena.quick) {
+    if (quick == nullptr) continue;
+    FreeToBins(std::exchange(quick, nullptr));
+  }
+  arena.quick_count = 0;
   while (arena.deferred != nullptr) {
     Block* block = arena.deferred;
     Undefer(block);
@@ -404,26 +480,18 @@ Result<Allocation> CachingAllocator::Free(const void* ptr) {
     return Err(StatusCode::kMemoryFree, "{} is not a live allocation on device {} (already freed?)",
                ptr, device_id_);
   }
-  Block* block = it->second;
-  Allocation info = block->info;
-  allocated_ -= block->size;
-  --live_count_;
-  regions_[static_cast<size_t>(info.region)].current -= block->size;
-  if (fence != 0 && fence > reached_fence_) {
-    block->state = State::kPending;
-    block->fence = fence;
-    block->bin_next = nullptr;
-    if (pending_tail_ != nullptr) {
-      pending_tail_->bin_next = block;
-    } else {
-      pending_head_ = block;
-    }
-    pending_tail_ = block;
-    pending_ += block->size;
-  } else {
-    MakeFree(block);
-  }
+  Allocation info = it->second->info;
+  ReleaseLocked(it->second, fence);
   return info;
+}
+
+bool CachingAllocator::TryFree(const void* ptr) {
+  const uint64_t fence = source_->Fence();  // as in Free
+  std::lock_guard<SpinLock> lock(mu_);
+  auto it = blocks_.find(reinterpret_cast<uintptr_t>(ptr));
+  if (it == blocks_.end() || it->second->state != State::kAllocated) return false;
+  ReleaseLocked(it->second, fence);
+  return true;
 }
 
 const CachingAllocator::Block* CachingAllocator::BlockContaining(uintptr_t addr) const {
@@ -523,6 +591,8 @@ std::vector<Allocation> CachingAllocator::ReleaseAll() {
     arena->bins = SizeBins<Block, kGranule>();
     arena->deferred = nullptr;
     arena->deferred_count = 0;
+    arena->quick.fill(nullptr);
+    arena->quick_count = 0;
     arena->spare = nullptr;
   }
   pending_head_ = pending_tail_ = nullptr;
@@ -557,6 +627,9 @@ HeapStats CachingAllocator::StatsLocked() const {
   stats.segment_releases = releases_;
   for (const auto& arena : arenas_) {
     stats.largest_free = std::max(stats.largest_free, arena->bins.LargestSize());
+    for (const Block* quick : arena->quick) {
+      if (quick != nullptr) stats.largest_free = std::max(stats.largest_free, quick->size);
+    }
   }
   return stats;
 }

@@ -15,11 +15,14 @@
 // 1/8 of a size). A block larger than the request is split; the rest stays free. Freed
 // neighbours are coalesced: at once in large arenas; in small arenas lazily (like dlmalloc's
 // fast bins), when a request finds no fit, so a free/malloc pair of one size costs no merge
-// and no split. A segment whose blocks are all free again (a free run of at least 2 MiB) goes
-// back to the driver's pool, where huge-page and other allocations can take it -- except
-// the last 2 MiB segment freed per arena, kept as a spare so that alloc/free loops of small
-// blocks do not call the driver each time. When the driver runs out, every cached free segment is
-// returned and the request retried.
+// and no split. In front of that, a small arena keeps the last block freed of each of 16 size
+// slots aside (a quick slot, like glibc's tcache): an allocation of exactly its size takes it
+// back without a bin search; the block it displaces, and every quick block when the arena is
+// consolidated, goes on into the bins. A segment whose blocks are all free again (a free run
+// of at least 2 MiB) goes back to the driver's pool, where huge-page and other allocations can
+// take it -- except the last 2 MiB segment freed per arena, kept as a spare so that alloc/free
+// loops of small blocks do not call the driver each time. When the driver runs out, every
+// cached free segment is returned and the request retried.
 //
 // Stream-ordered reuse. aclrtFree does not synchronise. A block freed while tasks of the
 // device are in flight (SegmentSource::Fence() != 0) is "pending": it is reused only after
@@ -103,9 +106,18 @@ class CachingAllocator {
   // (message from the driver, plus the allocator's cached bytes), the driver's other errors.
   Result<void*> Allocate(driver::MemPool pool, driver::PageSize page, size_t bytes,
                          const Allocation& info);
+  // Allocate's fast path (aclrtMalloc's): serves a request of at most kSmallLimit bytes from
+  // a cached free block, or returns nullptr, having changed nothing, when that needs more (a
+  // new segment, pending blocks, coalescing, a reset device, a large request): the caller
+  // then calls Allocate.
+  void* TryAllocateCached(driver::MemPool pool, driver::PageSize page, size_t bytes,
+                          const Allocation& info);
   // Frees the allocation starting exactly at `ptr`; kMemoryFree (with the reason) if there
   // is none.
   Result<Allocation> Free(const void* ptr);
+  // Free's fast path: true if `ptr` was the start of a live allocation (now freed); false,
+  // having changed nothing, otherwise (Free then says why).
+  bool TryFree(const void* ptr);
 
   // Queries over live allocations (as MemoryTable).
   std::optional<Allocation> Find(const void* ptr, size_t bytes) const;
@@ -139,7 +151,9 @@ class CachingAllocator {
 
  private:
   struct Segment;
-  enum class State : uint8_t { kFree, kAllocated, kPending, kDead };
+  // kQuick: free, held in its small arena's quick slot (in no bin, merged with nothing until
+  // the arena is consolidated).
+  enum class State : uint8_t { kFree, kAllocated, kPending, kQuick, kDead };
   struct Block {
     uintptr_t base = 0;
     size_t size = 0;
@@ -167,10 +181,18 @@ class CachingAllocator {
   Block* NewBlock();
   void DeleteBlock(Block* block);
   Block* TakeFit(Arena& arena, size_t bytes);
+  Block* TakeQuick(Arena& arena, size_t bytes);  // a small arena's quick block of exactly `bytes`
   Status AddSegment(Arena& arena, size_t bytes);
   Block* Carve(Arena& arena, Block* block, size_t bytes);
-  // Puts a block that is no longer used into its arena (merging in large arenas).
+  // Marks a block taken from a bin as in use, with its record and the statistics.
+  void* CommitLocked(Block* block, driver::MemPool pool, driver::PageSize page,
+                     const Allocation& info);
+  // Takes an allocated block out of use: pending until `fence` is reached, else free.
+  void ReleaseLocked(Block* block, uint64_t fence);
+  // Puts a block that is no longer used into its arena: a small arena's quick slot, else a
+  // bin (merging in large arenas).
   void MakeFree(Block* block);
+  void FreeToBins(Block* block);  // MakeFree past the quick slot
   // Merges a free block (not in a bin) with its free neighbours; returns the survivor.
   Block* Merge(Block* block);
   void ConsolidateLocked(Arena& arena);

@@ -36,10 +36,25 @@ Status CheckPolicy(uint32_t policy) {
   return Status::Ok();
 }
 
+// CANN's rounding (memory_ops.h) of `size` (at most 2^62); the allocator then works in
+// 512-byte blocks.
+size_t RoundedSize(size_t size, SizeRounding rounding) {
+  const size_t aligned = (size + 31) / 32 * 32;
+  return rounding == SizeRounding::kAlign32 ? aligned : aligned + 32;
+}
+
+Allocation Record(size_t size, uint32_t policy, const char* api) {
+  Allocation info;
+  info.size = size;
+  info.policy = policy;
+  info.api = api;
+  return info;
+}
+
 // While profiling: the device's memory in use after an allocation or free (a counter track).
 void SampleMemoryForProfile(Device& device) {
+  if (!dfx::prof::Profiler::Active()) return;
   auto& profiler = dfx::prof::Profiler::Get();
-  if (!profiler.active()) return;
   dfx::prof::MemoryRecord sample;
   sample.device_id = static_cast<uint32_t>(device.id());
   auto backend = device.backend();
@@ -94,16 +109,11 @@ Result<void*> DeviceMalloc(Runtime& runtime, size_t size, uint32_t policy, const
   driver::MemPool pool =
       (policy & kPolicyTypeLowBandwidth) ? driver::MemPool::kDdr : driver::MemPool::kHbm;
 
-  // CANN's rounding (memory_ops.h); the allocator then works in 512-byte blocks.
   if (size > (size_t{1} << 62)) {
     return Err(StatusCode::kDeviceOom, "cannot allocate {} bytes of device memory", size);
   }
-  const size_t aligned = (size + 31) / 32 * 32;
-  const size_t bytes = rounding == SizeRounding::kAlign32 ? aligned : aligned + 32;
-  Allocation info;
-  info.size = size;
-  info.policy = policy;
-  info.api = api;
+  const size_t bytes = RoundedSize(size, rounding);
+  const Allocation info = Record(size, policy, api);
   CachingAllocator& heap = device->memory();
   Result<void*> ptr = heap.Allocate(pool, page, bytes, info);
   if (!ptr.ok() && pool == driver::MemPool::kDdr &&
@@ -121,6 +131,29 @@ Result<void*> DeviceMalloc(Runtime& runtime, size_t size, uint32_t policy, const
   }
   if (ptr.ok()) SampleMemoryForProfile(*device);
   return ptr;
+}
+
+void* TryDeviceMallocCached(size_t size, uint32_t policy, const char* api, SizeRounding rounding) {
+  // HUGE_FIRST and NORMAL_ONLY (P2P or not) of HBM: 4 KiB pages up to 1 MiB.
+  const uint32_t page_policy = policy & ~kPolicyTypeHighBandwidth;
+  const bool normal_pages = page_policy == kPolicyHugeFirst || page_policy == kPolicyNormalOnly ||
+                            page_policy == kPolicyHugeFirstP2p ||
+                            page_policy == kPolicyNormalOnlyP2p;
+  if (!normal_pages || size - 1 >= kHugeFirstThreshold || MemoryChecker::On() ||
+      dfx::prof::Profiler::Active()) {
+    return nullptr;
+  }
+  Device* device = Runtime::CurrentDeviceIfCached();
+  if (device == nullptr) return nullptr;
+  return device->memory().TryAllocateCached(driver::MemPool::kHbm, driver::PageSize::k4K,
+                                            RoundedSize(size, rounding), Record(size, policy, api));
+}
+
+bool TryDeviceFree(void* ptr) {
+  if (ptr == nullptr || MemoryChecker::On() || dfx::prof::Profiler::Active()) return false;
+  // Memory of the current device (DeviceFree finds the device of any other address).
+  Device* device = Runtime::CurrentDeviceIfCached();
+  return device != nullptr && device->Covers(ptr, 1) && device->memory().TryFree(ptr);
 }
 
 Status DeviceFree(Runtime& runtime, void* ptr, FreeOrder order) {

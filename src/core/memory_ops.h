@@ -40,6 +40,14 @@ constexpr uint32_t kPolicyReadOnly = 0x100000;
 enum class SizeRounding { kPad32, kAlign32 };
 Result<void*> DeviceMalloc(Runtime& runtime, size_t size, uint32_t policy, const char* api,
                            int32_t device_id = -1, SizeRounding rounding = SizeRounding::kPad32);
+// DeviceMalloc's fast path for the calling thread's current device (aclrtMalloc's): a small
+// request of an HBM policy served from the allocator's cache while neither the profiler nor
+// the memory checker is on; nullptr, having changed nothing, when DeviceMalloc must run.
+void* TryDeviceMallocCached(size_t size, uint32_t policy, const char* api, SizeRounding rounding);
+// DeviceFree's fast path (aclrtFree's): true if `ptr` was the start of a live allocation of
+// the current device and is freed; false, having changed nothing, when DeviceFree must run (it also
+// reports what is wrong with `ptr`).
+bool TryDeviceFree(void* ptr);
 // How a free relates to the tasks that use the memory. kUser: aclrtFree, which does not wait,
 // so a task that uses the block and has not run yet is a violation for the memory checker.
 // kStreamOrdered: runtime-internal memory (a dynamic model's intermediates) freed once the

@@ -26,14 +26,17 @@ struct ThreadContext {
   // A strong reference: CurrentContextPtr hands out the raw pointer. A retired context (or one
   // of a finalised runtime) is only kept until the thread's next call that needs a context.
   std::shared_ptr<Context> context;
+  ~ThreadContext();
 };
 thread_local ThreadContext tls_context;
+
+ThreadContext::~ThreadContext() { Runtime::tls_fast_context_ = {}; }  // (runtime.h)
 
 // Runtime::Get's per-thread copy of g_runtime, valid while g_live_generation equals its
 // generation (std::atomic_load of a shared_ptr takes a lock from a global pool; this does
 // not). A thread keeps its copy until its next call after aclFinalize (or its exit); the
 // runtime's devices are released by aclFinalize itself, not by the destructor.
-std::atomic<uint64_t> g_live_generation{0};  // generation of g_runtime, 0 when there is none
+std::atomic<uint64_t>& g_live_generation = Runtime::live_generation_;
 struct ThreadRuntime {
   uint64_t generation = 0;
   std::shared_ptr<Runtime> runtime;
@@ -306,6 +309,7 @@ Result<std::shared_ptr<Context>> Runtime::CurrentContext() {
 void Runtime::SetCurrentContext(const std::shared_ptr<Context>& context) {
   tls_context.generation = generation_;
   tls_context.context = context;
+  tls_fast_context_ = {generation_, context.get(), context ? context->device().get() : nullptr};
 }
 
 Result<std::shared_ptr<Stream>> Runtime::ResolveStream(const void* handle, const char* what) {

@@ -12,6 +12,8 @@ thread_local uint64_t current_api_call = 0;
 
 }  // namespace
 
+std::atomic<bool> Profiler::active_{false};
+
 Profiler& Profiler::Get() {
   static Profiler* profiler = new Profiler();  // never destroyed: used until the last exit
   return *profiler;

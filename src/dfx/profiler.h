@@ -26,7 +26,10 @@ class Profiler {
  public:
   static Profiler& Get();
 
-  bool active() const { return active_.load(std::memory_order_relaxed); }
+  bool active() const { return Active(); }
+  // The same, without touching the instance (no guard of a function-local static): for hot
+  // paths (every API call checks it).
+  static bool Active() { return active_.load(std::memory_order_relaxed); }
   // Starts a run with `info` (kProfAlreadyRun if one is active). Records of an earlier run
   // that were not taken are dropped.
   Status Start(const RunInfo& info);
@@ -56,7 +59,7 @@ class Profiler {
   const char* Intern(const char* text);
 
  private:
-  std::atomic<bool> active_{false};
+  static std::atomic<bool> active_;  // one profiler per process
   std::atomic<uint64_t> next_api_id_{1};
   std::mutex mu_;
   Trace trace_;

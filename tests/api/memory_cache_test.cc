@@ -1,6 +1,10 @@
 // The caching allocator behind aclrtMalloc, seen through the public API: reuse, coalescing,
 // stream-ordered reuse of blocks freed while work is in flight, reclamation at reset.
+#include <algorithm>
+#include <atomic>
 #include <random>
+#include <thread>
+#include <vector>
 
 #include "api_test.h"
 
@@ -19,6 +23,62 @@ TEST_F(AclTest, FreedBlockIsReusedForTheSameSize) {
   ASSERT_ACL_OK(aclrtMalloc(&second, 100000, ACL_MEM_MALLOC_HUGE_FIRST));
   EXPECT_EQ(second, first);
   EXPECT_ACL_OK(aclrtFree(second));
+}
+
+// aclrtMalloc / aclrtFree of small blocks take a fast path; threads that allocate and free
+// each other's blocks at once must still see distinct blocks and leave the statistics exact.
+TEST_F(AclTest, ThreadsAllocatingAndFreeingEachOthersBlocksKeepTheBooks) {
+  const size_t free0 = FreeHbm();
+  constexpr int kThreads = 4;
+  constexpr int kRounds = 200;
+  constexpr int kBlocks = 16;
+  aclrtContext context = nullptr;
+  ASSERT_ACL_OK(aclrtGetCurrentContext(&context));
+  // Round r: thread t allocates kBlocks blocks into slot (t, r % 2) and frees the blocks its
+  // neighbour allocated one round earlier.
+  std::vector<void*> slots[kThreads][2];
+  std::atomic<int> arrived{0};
+  std::atomic<int> failures{0};
+  auto barrier = [&](int generation) {
+    arrived.fetch_add(1);
+    while (arrived.load() < generation * kThreads) std::this_thread::yield();
+  };
+  std::vector<std::thread> threads;
+  for (int t = 0; t < kThreads; ++t) {
+    threads.emplace_back([&, t] {
+      if (aclrtSetCurrentContext(context) != ACL_SUCCESS) ++failures;
+      std::mt19937 rng(t);
+      for (int r = 0; r < kRounds; ++r) {
+        std::vector<void*>& mine = slots[t][r % 2];
+        for (int i = 0; i < kBlocks; ++i) {
+          void* dev = nullptr;
+          const size_t size = 64 + rng() % 8192;
+          if (aclrtMalloc(&dev, size, ACL_MEM_MALLOC_HUGE_FIRST) != ACL_SUCCESS) ++failures;
+          mine.push_back(dev);
+        }
+        barrier(2 * r + 1);  // every thread has allocated this round
+        std::vector<void*>& theirs = slots[(t + 1) % kThreads][(r + 1) % 2];
+        for (void* dev : theirs) {
+          if (aclrtFree(dev) != ACL_SUCCESS) ++failures;
+        }
+        theirs.clear();
+        barrier(2 * r + 2);  // every block of the last round is freed
+      }
+    });
+  }
+  for (auto& thread : threads) thread.join();
+  EXPECT_EQ(failures.load(), 0) << acltest::TakeRecentErrors();
+  // The blocks of the last round, all distinct, are still live.
+  std::vector<void*> live;
+  for (auto& thread_slots : slots) {
+    for (auto& slot : thread_slots) live.insert(live.end(), slot.begin(), slot.end());
+  }
+  ASSERT_EQ(live.size(), static_cast<size_t>(kThreads * kBlocks));
+  std::sort(live.begin(), live.end());
+  EXPECT_EQ(std::adjacent_find(live.begin(), live.end()), live.end());
+  for (void* dev : live) EXPECT_ACL_OK(aclrtFree(dev));
+  for (void* dev : live) EXPECT_ACL_ERR(ACL_ERROR_RT_MEMORY_FREE, aclrtFree, dev);  // once only
+  EXPECT_EQ(FreeHbm(), free0);
 }
 
 TEST_F(AclTest, AddressesAreSixtyFourByteAlignedForEverySize) {

@@ -164,8 +164,16 @@ TEST(ProfTest, AclprofRunHoldsEveryTaskWithTheEventsTimes) {
   // API calls and the range and marker.
   const auto apis = RawLines(run, "api");
   int executes = 0;
-  for (const auto& a : apis) executes += a["name"] == "aclopExecuteV2";
+  int mallocs = 0;
+  int frees = 0;
+  for (const auto& a : apis) {
+    executes += a["name"] == "aclopExecuteV2";
+    mallocs += a["name"] == "aclrtMalloc";  // (their fast path steps aside while profiling)
+    frees += a["name"] == "aclrtFree";
+  }
   EXPECT_EQ(executes, 1);
+  EXPECT_EQ(mallocs, 3);
+  EXPECT_EQ(frees, 3);
   const auto marks = RawLines(run, "mark");
   ASSERT_EQ(marks.size(), 2u);
   EXPECT_EQ(marks[0]["message"], "add-program");

@@ -96,6 +96,63 @@ TEST_F(CachingAllocatorTest, RepeatedSizeIsServedFromTheCache) {
   EXPECT_EQ(stats.allocated, 0u);
 }
 
+TEST_F(CachingAllocatorTest, FastPathsServeCachedBlocksAndLeaveTheRestToTheFullPath) {
+  Allocation info;
+  info.size = 4000;
+  info.api = "fast";
+  // Nothing cached yet: the fast path declines (and changes nothing), Allocate serves it.
+  EXPECT_EQ(heap.TryAllocateCached(MemPool::kHbm, PageSize::k4K, 4096, info), nullptr);
+  EXPECT_EQ(source.acquires, 0);
+  void* p = Alloc(4096);
+  EXPECT_TRUE(heap.TryFree(p));
+  // The same size again comes back from the block just freed (its quick slot).
+  void* q = heap.TryAllocateCached(MemPool::kHbm, PageSize::k4K, 4096, info);
+  EXPECT_EQ(q, p);
+  ASSERT_TRUE(heap.FindContaining(q));
+  EXPECT_STREQ(heap.FindContaining(q)->api, "fast");
+  EXPECT_EQ(heap.Usage(MemRegion::kHbm).current, 4096u);
+  // A smaller size splits the rest of the segment; large requests always take the full path.
+  EXPECT_NE(heap.TryAllocateCached(MemPool::kHbm, PageSize::k4K, 512, info), nullptr);
+  EXPECT_EQ(heap.TryAllocateCached(MemPool::kHbm, PageSize::k4K, 2 * kMiB, info), nullptr);
+  EXPECT_EQ(heap.TryAllocateCached(MemPool::kHbm, PageSize::k4K, 0, info), nullptr);
+  // TryFree declines what Free would refuse, and leaves the reason to Free.
+  EXPECT_FALSE(heap.TryFree(static_cast<char*>(q) + 512));
+  EXPECT_TRUE(heap.TryFree(q));
+  EXPECT_FALSE(heap.TryFree(q));
+  auto twice = heap.Free(q);
+  ASSERT_FALSE(twice.ok());
+  EXPECT_NE(twice.status().message().find("already freed"), std::string::npos);
+  EXPECT_EQ(heap.Stats().allocations, 3u);
+}
+
+TEST_F(CachingAllocatorTest, BlocksInQuickSlotsCountAsFreeAndCoalesce) {
+  // Sizes that share a quick slot (16 slots by granule count) displace each other.
+  void* a = Alloc(512);
+  void* b = Alloc(17 * 512);
+  void* c = Alloc(1024);
+  Free(a);
+  Free(b);  // takes a's slot: a goes into the bins
+  Free(c);
+  EXPECT_EQ(heap.Usage(MemRegion::kHbm).current, 0u);
+  EXPECT_EQ(heap.CachedBytes(MemRegion::kHbm), CachingAllocator::kMinSegment);
+  // Stats consolidates the quick slots with everything else: one free segment.
+  const HeapStats stats = heap.Stats();
+  EXPECT_EQ(stats.free, CachingAllocator::kMinSegment);
+  EXPECT_EQ(stats.largest_free, CachingAllocator::kMinSegment);
+  EXPECT_EQ(heap.Trim(), CachingAllocator::kMinSegment);
+  EXPECT_EQ(source.used(), 0u);
+  // A request that needs the merged space after plain frees (no Stats) still fits: the
+  // allocator consolidates the quick slots before asking the driver for more.
+  std::vector<void*> blocks;
+  for (int i = 0; i < 4; ++i) blocks.push_back(Alloc(512 * 1024 - 64));  // the whole segment
+  EXPECT_EQ(source.acquires, 2);
+  Free(blocks[1]);
+  EXPECT_EQ(heap.Peek().largest_free, 512u * 1024);  // the block in its quick slot
+  for (void* p : {blocks[0], blocks[2], blocks[3]}) Free(p);
+  Free(Alloc(kMiB));
+  EXPECT_EQ(source.acquires, 2);
+}
+
 TEST_F(CachingAllocatorTest, BlocksAreAlignedAndNeverOverlap) {
   std::mt19937 rng(7);
   std::map<uintptr_t, size_t> live;
