@@ -140,13 +140,16 @@ Status ExecuteRememberedCall(const char* op_type, int num_inputs,
     const aclDataBuffer* buffer = is_input ? inputs[i] : outputs[i - num_inputs];
     auto desc = core::LookupHandle<aclTensorDesc>(handle, "desc");
     if (!desc.ok()) return Status::Ok();
-    auto data = core::LookupHandle<aclDataBuffer>(buffer, "buffer");
+    core::OpBuffer& op_buffer = buffers[static_cast<size_t>(i)];
+    const Status data = core::HandleTable::Global().Read<aclDataBuffer>(
+        buffer, "buffer", [&op_buffer](const aclDataBuffer& found) {
+          op_buffer.data = found.data;
+          op_buffer.size = found.size;
+        });
     if (!data.ok()) return Status::Ok();
     descs[static_cast<size_t>(i)] = std::move(desc.value());
     desc_views[static_cast<size_t>(i)] = &descs[static_cast<size_t>(i)]->desc;
-    buffers[static_cast<size_t>(i)] = {
-        data.value()->data, data.value()->size,
-        descs[static_cast<size_t>(i)]->placement != ACL_MEMTYPE_DEVICE};
+    op_buffer.on_host = descs[static_cast<size_t>(i)]->placement != ACL_MEMTYPE_DEVICE;
   }
   std::shared_ptr<aclopAttr> attrs;
   if (attr != nullptr) {

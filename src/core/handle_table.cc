@@ -114,7 +114,7 @@ HandleTable::Shard& HandleTable::ShardOf(const void* handle) const {
 void* HandleTable::Add(HandleKind kind, std::shared_ptr<void> object) {
   void* key = object.get();
   Shard& shard = ShardOf(key);
-  std::lock_guard<std::mutex> lock(shard.mu);
+  std::lock_guard<SpinLock> lock(shard.mu);
   shard.entries[key] = Entry{kind, std::move(object)};
   return key;
 }
@@ -135,11 +135,6 @@ Result<std::shared_ptr<void>> FindLocked(Map& entries, const void* handle, Handl
 
 }  // namespace
 
-Status HandleTable::LookupError(const void* handle, HandleKind kind, const char* what,
-                                const Entry* found) {
-  return LookupErrorOf(handle, kind, what, found == nullptr, found == nullptr ? kind : found->kind);
-}
-
 Status HandleTable::LookupErrorOf(const void* handle, HandleKind kind, const char* what,
                                   bool missing, HandleKind found_kind) {
   if (handle == nullptr) return Err(StatusCode::kInvalidParam, "{} must not be NULL", what);
@@ -156,7 +151,7 @@ Result<std::shared_ptr<void>> HandleTable::Get(const void* handle, HandleKind ki
                                                const char* what) const {
   if (handle == nullptr) return Err(StatusCode::kInvalidParam, "{} must not be NULL", what);
   Shard& shard = ShardOf(handle);
-  std::lock_guard<std::mutex> lock(shard.mu);
+  std::lock_guard<SpinLock> lock(shard.mu);
   return FindLocked(shard.entries, handle, kind, what);
 }
 
@@ -164,7 +159,7 @@ Result<std::shared_ptr<void>> HandleTable::Remove(const void* handle, HandleKind
                                                   const char* what) {
   if (handle == nullptr) return Err(StatusCode::kInvalidParam, "{} must not be NULL", what);
   Shard& shard = ShardOf(handle);
-  std::lock_guard<std::mutex> lock(shard.mu);
+  std::lock_guard<SpinLock> lock(shard.mu);
   auto found = FindLocked(shard.entries, handle, kind, what);
   if (found.ok()) shard.entries.erase(handle);
   return found;
@@ -173,7 +168,7 @@ Result<std::shared_ptr<void>> HandleTable::Remove(const void* handle, HandleKind
 size_t HandleTable::Count(HandleKind kind) const {
   size_t n = 0;
   for (const Shard& shard : shards_) {
-    std::lock_guard<std::mutex> lock(shard.mu);
+    std::lock_guard<SpinLock> lock(shard.mu);
     for (const auto& entry : shard.entries) n += entry.second.kind == kind ? 1 : 0;
   }
   return n;

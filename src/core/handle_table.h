@@ -28,6 +28,7 @@
 #include <unordered_map>
 #include <utility>
 
+#include "common/spin_lock.h"
 #include "common/status.h"
 
 namespace aclsim::core {
@@ -71,15 +72,19 @@ class HandleTable {
   // Get for a typed object (T::kHandleKind), without converting through shared_ptr<void>.
   template <typename T>
   Result<std::shared_ptr<T>> GetAs(const void* handle, const char* what) const {
-    if (handle == nullptr) return LookupError(handle, T::kHandleKind, what, nullptr);
-    Shard& shard = ShardOf(handle);
-    std::lock_guard<std::mutex> lock(shard.mu);
-    auto it = shard.entries.find(handle);
-    if (it == shard.entries.end() || it->second.kind != T::kHandleKind) {
-      return LookupError(handle, T::kHandleKind, what,
-                         it == shard.entries.end() ? nullptr : &it->second);
-    }
-    return std::static_pointer_cast<T>(it->second.object);
+    std::shared_ptr<T> object;
+    ACLSIM_RETURN_IF_ERROR(Visit<T>(handle, what, [&object](const std::shared_ptr<void>& found) {
+      object = std::static_pointer_cast<T>(found);
+    }));
+    return object;
+  }
+  // Calls `read(const T&)` with the object behind `handle` while the table holds it (no
+  // reference is taken: for copying a few fields out); the error of GetAs otherwise.
+  template <typename T, typename Reader>
+  Status Read(const void* handle, const char* what, Reader&& read) const {
+    return Visit<T>(handle, what, [&read](const std::shared_ptr<void>& found) {
+      read(*static_cast<const T*>(found.get()));
+    });
   }
   // Unregisters and returns the object (error as Get).
   Result<std::shared_ptr<void>> Remove(const void* handle, HandleKind kind, const char* what);
@@ -91,13 +96,30 @@ class HandleTable {
     std::shared_ptr<void> object;
   };
   struct Shard {
-    mutable std::mutex mu;
+    // A SpinLock: lookups are a hash probe and a reference count (every API call makes some).
+    mutable SpinLock mu;
     std::unordered_map<const void*, Entry> entries;
   };
   Shard& ShardOf(const void* handle) const;
-  // The error of a failed lookup (`found`: the entry of another kind, or null).
-  static Status LookupError(const void* handle, HandleKind kind, const char* what,
-                            const Entry* found);
+  // Calls `visit(object)` under the shard's lock if `handle` is a live T; the error (made
+  // after the lock is released) otherwise.
+  template <typename T, typename Visitor>
+  Status Visit(const void* handle, const char* what, Visitor&& visit) const {
+    bool missing = true;
+    HandleKind found_kind = T::kHandleKind;
+    if (handle != nullptr) {
+      Shard& shard = ShardOf(handle);
+      std::lock_guard<SpinLock> lock(shard.mu);
+      auto it = shard.entries.find(handle);
+      if (it != shard.entries.end() && it->second.kind == T::kHandleKind) {
+        visit(it->second.object);
+        return Status::Ok();
+      }
+      missing = it == shard.entries.end();
+      if (!missing) found_kind = it->second.kind;
+    }
+    return LookupErrorOf(handle, T::kHandleKind, what, missing, found_kind);
+  }
 
  public:
   // The error of a failed lookup: NULL handle, no such handle (`missing`), or a handle of

@@ -23,6 +23,11 @@ struct Entry {
 struct Memo {
   std::array<Entry, kEntries> entries;
   size_t next = 0;  // replaced next (round robin)
+  // Left empty, not dangling, for calls made after the thread's thread_locals are destroyed
+  // (core/runtime.cc).
+  ~Memo() {
+    for (Entry& e : entries) e = Entry{};
+  }
 };
 
 Memo& ThreadMemo() {

@@ -20,6 +20,11 @@ std::mutex g_mu;                     // serialises Init/Finalize
 std::shared_ptr<Runtime> g_runtime;  // read with std::atomic_load
 std::atomic<uint64_t> g_generation{0};
 
+// The thread-local slots below empty themselves when destroyed: a program may call ACL after
+// its main thread's thread_locals are gone (a static object's destructor calling aclrtFree or
+// aclFinalize at exit); such a call then finds an empty slot and takes the slow path, where a
+// dangling one would release the runtime twice.
+
 // The calling thread's current context, valid for one runtime generation.
 struct ThreadContext {
   uint64_t generation = 0;
@@ -30,7 +35,11 @@ struct ThreadContext {
 };
 thread_local ThreadContext tls_context;
 
-ThreadContext::~ThreadContext() { Runtime::tls_fast_context_ = {}; }  // (runtime.h)
+ThreadContext::~ThreadContext() {
+  generation = 0;
+  context.reset();
+  Runtime::tls_fast_context_ = {};  // (runtime.h)
+}
 
 // Runtime::Get's per-thread copy of g_runtime, valid while g_live_generation equals its
 // generation (std::atomic_load of a shared_ptr takes a lock from a global pool; this does
@@ -41,6 +50,11 @@ struct ThreadRuntime {
   uint64_t generation = 0;
   std::shared_ptr<Runtime> runtime;
   std::shared_ptr<Runtime> previous;  // what `runtime` replaced (Current's pointers stay valid)
+  ~ThreadRuntime() {
+    generation = 0;
+    runtime.reset();
+    previous.reset();
+  }
 };
 thread_local ThreadRuntime tls_runtime;
 
@@ -50,6 +64,10 @@ struct ThreadDevices {
   uint64_t generation = 0;
   uint64_t version = 0;
   std::vector<std::shared_ptr<Device>> devices;
+  ~ThreadDevices() {
+    generation = 0;
+    std::vector<std::shared_ptr<Device>>().swap(devices);  // no storage left behind
+  }
 };
 thread_local ThreadDevices tls_devices;
 
