@@ -25,6 +25,7 @@ const char* PoolName(driver::MemPool pool) { return pool == driver::MemPool::kHb
 DeviceMemory::DeviceMemory(uint32_t device_id, uint64_t hbm_bytes, uint64_t ddr_bytes,
                            uint64_t huge_bytes)
     : device_id_(device_id) {
+  TablesChanged();
   // Pools start on 1 GiB boundaries so that 1 GiB pages can be aligned; the extra GiB lets
   // the first pool be aligned whatever address mmap returns.
   const uint64_t hbm_span = RoundUp(hbm_bytes * kAddressSpaceFactor, kGiB);
@@ -98,6 +99,7 @@ Status DeviceMemory::Allocate(driver::MemPool pool, driver::PageSize page, size_
   p->used += rounded;
   if (huge) p->huge_used += rounded;
   page_tables_[p->base + *offset] = {rounded, page};
+  TablesChanged();
   return Status::Ok();
 }
 
@@ -138,6 +140,7 @@ Status DeviceMemory::Free(void* addr) {
       shared_.erase(shared);
     }
     page_tables_.erase(a);
+    TablesChanged();
     // Give the pages back to the host; the range stays reserved and reads as zero.
     madvise(addr, size, MADV_DONTNEED);
     return Status::Ok();
@@ -159,16 +162,68 @@ std::optional<driver::PageSize> DeviceMemory::PageOf(const void* addr) const {
   return page;
 }
 
+namespace {
+
+// Versions of page tables: unique across every DeviceMemory of the process.
+std::atomic<uint64_t> g_next_tables_version{1};
+
+// The allocations this thread looked up last (each task submission translates its buffers):
+// valid while their tables' version is current. Races with a concurrent Free are no worse
+// than with the lock: either order could have happened.
+// Plain data, zero-initialised: a thread_local without a constructor needs no guard.
+struct CachedMapping {
+  uint64_t version;  // 0: empty
+  uintptr_t begin;
+  uintptr_t end;
+  driver::PageSize page;
+};
+struct CachedMappings {
+  static constexpr size_t kCount = 8;
+  CachedMapping entries[kCount];
+  size_t next;
+
+  const CachedMapping* Find(uint64_t version, uintptr_t a) const {
+    for (const CachedMapping& m : entries) {
+      if (m.version == version && a >= m.begin && a < m.end) return &m;
+    }
+    return nullptr;
+  }
+};
+thread_local CachedMappings t_mappings;
+
+}  // namespace
+
+void DeviceMemory::TablesChanged() {
+  tables_version_.store(g_next_tables_version.fetch_add(1, std::memory_order_relaxed),
+                        std::memory_order_release);
+}
+
 void DeviceMemory::PagesOf(const void* const* addrs, size_t n,
                            std::optional<driver::PageSize>* pages) const {
+  CachedMappings& cache = t_mappings;  // one TLS lookup
+  uint64_t version = tables_version_.load(std::memory_order_acquire);
+  size_t hits = 0;
+  for (size_t i = 0; i < n; ++i) {
+    const CachedMapping* m = cache.Find(version, reinterpret_cast<uintptr_t>(addrs[i]));
+    if (m == nullptr) break;
+    pages[i] = m->page;
+    ++hits;
+  }
+  if (hits == n) return;
   std::lock_guard<std::mutex> lock(mu_);
+  version = tables_version_.load(std::memory_order_relaxed);
   for (size_t i = 0; i < n; ++i) {
     const uintptr_t a = reinterpret_cast<uintptr_t>(addrs[i]);
     pages[i].reset();
     auto it = page_tables_.upper_bound(a);
     if (it == page_tables_.begin()) continue;
     --it;
-    if (a < it->first + it->second.bytes) pages[i] = it->second.page;
+    if (a >= it->first + it->second.bytes) continue;
+    pages[i] = it->second.page;
+    if (cache.Find(version, a) == nullptr) {
+      cache.entries[cache.next++ % CachedMappings::kCount] = {
+          version, it->first, it->first + it->second.bytes, it->second.page};
+    }
   }
 }
 

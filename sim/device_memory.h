@@ -18,6 +18,7 @@
 // reads only immutable state and takes no lock.
 #pragma once
 
+#include <atomic>
 #include <cstddef>
 #include <cstdint>
 #include <map>
@@ -106,6 +107,10 @@ class DeviceMemory {
     driver::PageSize page;
   };
   std::map<uintptr_t, Mapping> page_tables_;  // allocation start -> size and page size
+  // The page tables' version: a value no other DeviceMemory ever had, renewed on every change
+  // of page_tables_ (mu_ held). PagesOf's per-thread cache is valid while it stands.
+  std::atomic<uint64_t> tables_version_;
+  void TablesChanged();  // mu_ held
 
   struct Physical {
     int fd = -1;

@@ -184,6 +184,7 @@ Status DeviceMemory::Map(void* addr, size_t bytes, uint64_t handle, size_t offse
   ++phys.maps;
   vm_maps_[start] = {bytes, handle};
   page_tables_[start] = {bytes, phys.page};
+  TablesChanged();
   return Status::Ok();
 }
 
@@ -198,6 +199,7 @@ Status DeviceMemory::Unmap(void* addr) {
   auto physical = physicals_.find(it->second.handle);
   if (physical != physicals_.end()) --physical->second.maps;
   page_tables_.erase(start);
+  TablesChanged();
   vm_maps_.erase(it);
   return Status::Ok();
 }

@@ -129,11 +129,11 @@ KernelEstimate EstimateKernel(const driver::Task& task, const driver::DeviceProp
   return e;
 }
 
-bool EstimateMemo::Key::operator==(const Key& o) const {
+bool EstimateMemo::Key::Matches(const driver::Task& task) const {
   const driver::KernelWork& a = work;
-  const driver::KernelWork& b = o.work;
-  return engine == o.engine && blocks == o.blocks && flops == o.flops &&
-         bytes_moved == o.bytes_moved && a.dtype == b.dtype && a.cube_flops == b.cube_flops &&
+  const driver::KernelWork& b = task.work;
+  return engine == task.engine && blocks == task.blocks && flops == task.flops &&
+         bytes_moved == task.bytes_moved && a.dtype == b.dtype && a.cube_flops == b.cube_flops &&
          a.vector_flops == b.vector_flops && a.scalar_ops == b.scalar_ops &&
          a.aicpu_elements == b.aicpu_elements && a.gm_read_bytes == b.gm_read_bytes &&
          a.gm_write_bytes == b.gm_write_bytes && a.gm_to_l1_bytes == b.gm_to_l1_bytes &&
@@ -152,6 +152,8 @@ KernelEstimate EstimateMemo::Get(const driver::Task& task, const driver::DeviceP
     h = (h ^ v) * 0x100000001b3ULL;
   }
   Slot& slot = slots_[(h ^ (h >> 29)) % kSlots];
+  last_ = &slot;
+  if (slot.used && slot.key.Matches(task)) return slot.estimate;
   Key key;
   key.engine = task.engine;
   key.blocks = task.blocks;
@@ -171,8 +173,6 @@ KernelEstimate EstimateMemo::Get(const driver::Task& task, const driver::DeviceP
   key.work.ub_bytes = w.ub_bytes;
   key.work.pipeline_steps = w.pipeline_steps;
   key.work.double_buffered = w.double_buffered;
-  last_ = &slot;
-  if (slot.used && slot.key == key) return slot.estimate;
   slot.used = true;
   slot.key = std::move(key);
   slot.estimate = EstimateKernel(task, props, cost);

@@ -70,8 +70,8 @@ class EstimateMemo {
     uint32_t blocks = 0;
     uint64_t flops = 0;
     uint64_t bytes_moved = 0;
-    driver::KernelWork work;  // without buffers
-    bool operator==(const Key& other) const;
+    driver::KernelWork work;                       // without buffers
+    bool Matches(const driver::Task& task) const;  // the same fields as `task`'s
   };
   struct Slot {
     bool used = false;

@@ -143,7 +143,7 @@ void Scheduler::RemoveDevice(uint32_t device) {
   lock.unlock();  // destroy the records without the lock
 }
 
-Status Scheduler::Submit(uint32_t device, driver::QueueId queue, driver::Task task,
+Status Scheduler::Submit(uint32_t device, driver::QueueId queue, driver::Task&& task,
                          const TaskTranslation& translation, uint64_t* task_id) {
   ACLSIM_RETURN_IF_ERROR(ValidateTask(task));
   // Declared before the lock: a refused task's closures are destroyed without it.

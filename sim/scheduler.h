@@ -105,7 +105,7 @@ class Scheduler {
   Status CreateQueue(uint32_t device, const driver::QueueConfig& config, driver::QueueId* queue);
   Status DestroyQueue(uint32_t device, driver::QueueId queue, bool force);
   // `translation`: the device buffers the task touches with their page sizes (TLB model).
-  Status Submit(uint32_t device, driver::QueueId queue, driver::Task task,
+  Status Submit(uint32_t device, driver::QueueId queue, driver::Task&& task,
                 const TaskTranslation& translation, uint64_t* task_id);
   Status SyncQueue(uint32_t device, driver::QueueId queue, int32_t timeout_ms);
   driver::QueueState QueryQueue(uint32_t device, driver::QueueId queue);

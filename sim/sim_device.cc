@@ -190,7 +190,7 @@ void SimDevice::Translate(const driver::Task& task, TaskTranslation* tr) const {
   }
 }
 
-Status SimDevice::Submit(driver::QueueId queue, driver::Task task, uint64_t* task_id) {
+Status SimDevice::Submit(driver::QueueId queue, driver::Task&& task, uint64_t* task_id) {
   // Per thread, so that its capacity is reused (Scheduler::Submit is done with it before any
   // task it makes ready runs in this thread, so a nested Submit may reuse it).
   thread_local TaskTranslation translation;

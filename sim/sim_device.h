@@ -61,7 +61,7 @@ class SimDevice final : public driver::Device {
 
   Status CreateQueue(const driver::QueueConfig& config, driver::QueueId* queue) override;
   Status DestroyQueue(driver::QueueId queue, bool force) override;
-  Status Submit(driver::QueueId queue, driver::Task task, uint64_t* task_id) override;
+  Status Submit(driver::QueueId queue, driver::Task&& task, uint64_t* task_id) override;
   Status SyncQueue(driver::QueueId queue, int32_t timeout_ms) override;
   driver::QueueState QueryQueue(driver::QueueId queue) override;
   Status SyncDevice(int32_t timeout_ms) override;

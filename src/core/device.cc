@@ -70,7 +70,7 @@ Status Device::Initialize() {
   context->set_default_stream(stream);
   PublishHandle(context);
   PublishHandle(stream);
-  std::lock_guard<std::mutex> lock(mu_);
+  std::lock_guard<SpinLock> lock(mu_);
   default_context_ = context;
   streams_.push_back(stream);
   contexts_.push_back(context);
@@ -78,7 +78,7 @@ Status Device::Initialize() {
 }
 
 Result<std::shared_ptr<driver::Device>> Device::backend() const {
-  std::lock_guard<std::mutex> lock(mu_);
+  std::lock_guard<SpinLock> lock(mu_);
   if (!backend_) {
     return Err(StatusCode::kInvalidDevice, "device {} was reset; call aclrtSetDevice({}) again",
                id_, id_);
@@ -139,28 +139,28 @@ std::shared_ptr<CachingAllocator> Device::HeapOf(const void* ptr) {
 }
 
 bool Device::released() const {
-  std::lock_guard<std::mutex> lock(mu_);
+  std::lock_guard<SpinLock> lock(mu_);
   return backend_ == nullptr;
 }
 
 std::shared_ptr<Context> Device::default_context() const {
-  std::lock_guard<std::mutex> lock(mu_);
+  std::lock_guard<SpinLock> lock(mu_);
   return default_context_;
 }
 
 void Device::AddRef() {
-  std::lock_guard<std::mutex> lock(mu_);
+  std::lock_guard<SpinLock> lock(mu_);
   ++refs_;
 }
 
 bool Device::DropRef() {
-  std::lock_guard<std::mutex> lock(mu_);
+  std::lock_guard<SpinLock> lock(mu_);
   if (refs_ > 0) --refs_;
   return refs_ == 0;
 }
 
 int Device::ref_count() const {
-  std::lock_guard<std::mutex> lock(mu_);
+  std::lock_guard<SpinLock> lock(mu_);
   return refs_;
 }
 
@@ -179,40 +179,40 @@ void Untrack(std::vector<std::weak_ptr<T>>* list, const T* object) {
 }  // namespace
 
 void Device::TrackStream(const std::shared_ptr<Stream>& stream) {
-  std::lock_guard<std::mutex> lock(mu_);
+  std::lock_guard<SpinLock> lock(mu_);
   streams_.push_back(stream);
 }
 void Device::UntrackStream(const Stream* stream) {
-  std::lock_guard<std::mutex> lock(mu_);
+  std::lock_guard<SpinLock> lock(mu_);
   Untrack(&streams_, stream);
 }
 void Device::TrackEvent(const std::shared_ptr<Event>& event) {
-  std::lock_guard<std::mutex> lock(mu_);
+  std::lock_guard<SpinLock> lock(mu_);
   events_.push_back(event);
 }
 void Device::UntrackEvent(const Event* event) {
-  std::lock_guard<std::mutex> lock(mu_);
+  std::lock_guard<SpinLock> lock(mu_);
   Untrack(&events_, event);
 }
 void Device::TrackContext(const std::shared_ptr<Context>& context) {
-  std::lock_guard<std::mutex> lock(mu_);
+  std::lock_guard<SpinLock> lock(mu_);
   contexts_.push_back(context);
 }
 void Device::UntrackContext(const Context* context) {
-  std::lock_guard<std::mutex> lock(mu_);
+  std::lock_guard<SpinLock> lock(mu_);
   Untrack(&contexts_, context);
 }
 size_t Device::stream_count() const {
-  std::lock_guard<std::mutex> lock(mu_);
+  std::lock_guard<SpinLock> lock(mu_);
   return streams_.size();
 }
 size_t Device::event_count() const {
-  std::lock_guard<std::mutex> lock(mu_);
+  std::lock_guard<SpinLock> lock(mu_);
   return events_.size();
 }
 
 void Device::SetPeerAccess(int32_t peer, bool enabled) {
-  std::lock_guard<std::mutex> lock(mu_);
+  std::lock_guard<SpinLock> lock(mu_);
   if (enabled) {
     peers_.insert(peer);
   } else {
@@ -221,7 +221,7 @@ void Device::SetPeerAccess(int32_t peer, bool enabled) {
 }
 
 bool Device::PeerAccessEnabled(int32_t peer) const {
-  std::lock_guard<std::mutex> lock(mu_);
+  std::lock_guard<SpinLock> lock(mu_);
   return peers_.count(peer) != 0;
 }
 
@@ -230,7 +230,7 @@ void Device::Release(bool force) {
   std::vector<std::weak_ptr<Event>> events;
   std::vector<std::weak_ptr<Context>> contexts;
   {
-    std::lock_guard<std::mutex> lock(mu_);
+    std::lock_guard<SpinLock> lock(mu_);
     if (!backend_ || releasing_) return;
     releasing_ = true;
     streams.swap(streams_);
@@ -262,7 +262,7 @@ void Device::Release(bool force) {
   }
   std::shared_ptr<driver::Device> raw;
   {
-    std::lock_guard<std::mutex> lock(mu_);
+    std::lock_guard<SpinLock> lock(mu_);
     raw = backend_;
   }
   if (!force) {
@@ -300,7 +300,7 @@ void Device::Release(bool force) {
                     leak.base, leak.api);
   }
   {
-    std::lock_guard<std::mutex> lock(mu_);
+    std::lock_guard<SpinLock> lock(mu_);
     backend_.reset();
   }
   raw.reset();  // the last reference joins the backend's threads

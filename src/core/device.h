@@ -20,6 +20,7 @@
 #include <set>
 #include <vector>
 
+#include "common/spin_lock.h"
 #include "common/status.h"
 #include "core/caching_allocator.h"
 #include "core/objects.h"
@@ -118,7 +119,7 @@ class Device : public std::enable_shared_from_this<Device> {
   const int32_t id_;
   const uint32_t physical_id_;
   const driver::DeviceProps props_;
-  mutable std::mutex mu_;
+  mutable SpinLock mu_;  // short sections only (backend() is on every task submission)
   std::shared_ptr<driver::Device> backend_;
   uintptr_t range_begin_ = 0;  // the backend's address range
   uintptr_t range_end_ = 0;

@@ -107,7 +107,7 @@ OpCache::OpCache(size_t max_bytes) : max_bytes_(max_bytes) {
 void OpCache::NewEpochLocked() { epoch_ = g_next_epoch.fetch_add(1, std::memory_order_relaxed); }
 
 bool OpCache::Touch(const Ticket& ticket) {
-  std::lock_guard<std::mutex> lock(mu_);
+  std::lock_guard<SpinLock> lock(mu_);
   if (ticket.epoch_ == 0 || ticket.epoch_ != epoch_) return false;
   lru_.splice(lru_.begin(), lru_, ticket.it_);
   ++stats_.hits;
@@ -117,7 +117,7 @@ bool OpCache::Touch(const Ticket& ticket) {
 size_t OpCache::ChargeLocked(const Entry& entry) const { return kTilingBytes + entry.key.size(); }
 
 std::shared_ptr<const driver::OpKernel> OpCache::Find(const std::string& key) {
-  std::lock_guard<std::mutex> lock(mu_);
+  std::lock_guard<SpinLock> lock(mu_);
   auto it = index_.find(key);
   if (it == index_.end()) return nullptr;
   lru_.splice(lru_.begin(), lru_, it->second);
@@ -136,7 +136,7 @@ Result<std::shared_ptr<const driver::OpKernel>> OpCache::GetOrCompile(
     ticket->it_ = entry;
   };
   {
-    std::lock_guard<std::mutex> lock(mu_);
+    std::lock_guard<SpinLock> lock(mu_);
     auto it = index_.find(key);
     if (it != index_.end()) {
       lru_.splice(lru_.begin(), lru_, it->second);
@@ -148,11 +148,11 @@ Result<std::shared_ptr<const driver::OpKernel>> OpCache::GetOrCompile(
   }
   binary_key = make_binary_key();
   {
-    std::lock_guard<std::mutex> lock(mu_);
+    std::lock_guard<SpinLock> lock(mu_);
     binary_cached = binaries_.count(binary_key) != 0;
   }
   ACLSIM_ASSIGN_OR_RETURN(auto kernel, compile());
-  std::lock_guard<std::mutex> lock(mu_);
+  std::lock_guard<SpinLock> lock(mu_);
   auto it = index_.find(key);
   if (it != index_.end()) {  // another thread inserted it meanwhile
     *outcome = OpCacheOutcome::kHit;
@@ -182,7 +182,7 @@ Result<std::shared_ptr<const driver::OpKernel>> OpCache::GetOrCompile(
 }
 
 void OpCache::SetMaxEntries(size_t max_entries) {
-  std::lock_guard<std::mutex> lock(mu_);
+  std::lock_guard<SpinLock> lock(mu_);
   max_entries_ = max_entries;
   EvictLocked();
 }
@@ -212,12 +212,12 @@ void OpCache::EvictLocked() {
 }
 
 OpCacheStats OpCache::stats() const {
-  std::lock_guard<std::mutex> lock(mu_);
+  std::lock_guard<SpinLock> lock(mu_);
   return stats_;
 }
 
 void OpCache::Clear() {
-  std::lock_guard<std::mutex> lock(mu_);
+  std::lock_guard<SpinLock> lock(mu_);
   lru_.clear();
   index_.clear();
   NewEpochLocked();

@@ -25,6 +25,7 @@
 #include <string>
 #include <unordered_map>
 
+#include "common/spin_lock.h"
 #include "common/status.h"
 #include "driver/op_library.h"
 
@@ -92,7 +93,7 @@ class OpCache {
 
   const size_t max_bytes_;
   size_t max_entries_ = 0;
-  mutable std::mutex mu_;
+  mutable SpinLock mu_;   // short sections only (Touch is on every remembered launch)
   std::list<Entry> lru_;  // front = most recent
   std::unordered_map<std::string, std::list<Entry>::iterator> index_;
   std::unordered_map<std::string, size_t> binaries_;  // binary key -> shapes cached

@@ -52,7 +52,7 @@ Status DestroyStream(Runtime& runtime, const void* handle, bool force) {
   return (*backend)->DestroyQueue((*stream)->queue(), force);
 }
 
-Status Submit(Stream& stream, driver::Task task, uint64_t* task_id) {
+Status Submit(Stream& stream, driver::Task&& task, uint64_t* task_id) {
   auto backend = stream.device()->backend();
   if (!backend.ok()) return backend.status();
   std::lock_guard<std::mutex> lock(stream.submit_mutex());

@@ -42,7 +42,7 @@ Result<std::shared_ptr<Stream>> CreateStream(Runtime& runtime, uint32_t flags, i
 // unstarted tasks.
 Status DestroyStream(Runtime& runtime, const void* handle, bool force);
 // Enqueues a task on a stream.
-Status Submit(Stream& stream, driver::Task task, uint64_t* task_id = nullptr);
+Status Submit(Stream& stream, driver::Task&& task, uint64_t* task_id = nullptr);
 // Waits for a stream's work (timeout_ms < 0: forever).
 Status SyncStream(Stream& stream, int32_t timeout_ms);
 // True if every task of the stream has completed.

@@ -202,7 +202,7 @@ class Device {
   // Advances the calling thread's simulated clock by the destruction cost.
   virtual Status DestroyQueue(QueueId queue, bool force) = 0;
   // Enqueues a task; returns at once with its id (ids are unique per device, start at 1).
-  virtual Status Submit(QueueId queue, Task task, uint64_t* task_id) = 0;
+  virtual Status Submit(QueueId queue, Task&& task, uint64_t* task_id) = 0;
   // Blocks until every task submitted to `queue` before this call has completed, or until
   // timeout_ms (< 0 or 0: forever ... see TimeoutMs) passes (kStreamSyncTimeout). On success
   // advances the calling thread's simulated clock to the queue's completion time and returns

@@ -99,7 +99,7 @@ TEST_P(SimFunctionalTest, TwoDimensionalCopyRejectsWidthBeyondPitch) {
   t.spitch = 8;
   t.width = 6;
   t.height = 2;
-  EXPECT_EQ(device_->Submit(queue_, t, nullptr).code(), StatusCode::kInvalidParam);
+  EXPECT_EQ(device_->Submit(queue_, std::move(t), nullptr).code(), StatusCode::kInvalidParam);
 }
 
 TEST_P(SimFunctionalTest, MemsetFillsDeviceMemory) {

@@ -173,7 +173,7 @@ TEST_P(SimSchedulerTest, UnknownHandlesAreRefused) {
   EXPECT_EQ(device_->DestroyQueue(q + 100, false).code(), StatusCode::kInvalidHandle);
   Task external;
   external.kind = TaskKind::kExternal;  // no external_start
-  EXPECT_EQ(device_->Submit(q, external, nullptr).code(), StatusCode::kInvalidParam);
+  EXPECT_EQ(device_->Submit(q, std::move(external), nullptr).code(), StatusCode::kInvalidParam);
   EXPECT_EQ(device_->QueryQueue(q).last_task_id, 0u);  // refused tasks take no id
 }
 

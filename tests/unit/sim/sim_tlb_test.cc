@@ -54,6 +54,31 @@ TEST(SimTlbTest, PageTablesRecordEachAllocationsPageSize) {
   EXPECT_EQ(memory.PageOf(a), std::nullopt);
 }
 
+// PagesOf remembers recent lookups per thread: a change of the page tables (here the same
+// address freed and allocated again on other pages) and another memory's tables must not see
+// a stale answer.
+TEST(SimTlbTest, PageLookupsFollowFreesAndReallocations) {
+  DeviceMemory memory(0, 4ull << 30, 0);
+  DeviceMemory other(1, 4ull << 30, 0);
+  ASSERT_OK(memory.status());
+  ASSERT_OK(other.status());
+  void* a = nullptr;
+  ASSERT_OK(memory.Allocate(MemPool::kHbm, PageSize::k2M, 4096, &a));
+  for (int i = 0; i < 3; ++i) EXPECT_EQ(memory.PageOf(a), PageSize::k2M);
+  EXPECT_EQ(other.PageOf(a), std::nullopt);  // not other's allocation
+  ASSERT_OK(memory.Free(a));
+  EXPECT_EQ(memory.PageOf(a), std::nullopt);
+  void* b = nullptr;
+  ASSERT_OK(memory.Allocate(MemPool::kHbm, PageSize::k4K, 4096, &b));
+  ASSERT_EQ(b, a);  // first fit: the same address, now on 4 KiB pages
+  EXPECT_EQ(memory.PageOf(b), PageSize::k4K);
+  const void* both[2] = {b, static_cast<char*>(b) + 4096};
+  std::optional<PageSize> pages[2];
+  memory.PagesOf(both, 2, pages);
+  EXPECT_EQ(pages[0], PageSize::k4K);
+  EXPECT_EQ(pages[1], std::nullopt);  // past b's page
+}
+
 // Simulated time of a streaming elementwise kernel over buffers mapped with `page`, and the
 // device's TLB counters afterwards.
 std::pair<uint64_t, TlbCounts> StreamKernel(PageSize page) {
