@@ -130,17 +130,16 @@ Status DeviceMemory::Free(void* addr) {
     const uint64_t size = p->allocator.Release(a - p->base);
     if (size == 0) break;
     p->used -= size;
-    if (auto entry = page_tables_.find(a);
-        entry != page_tables_.end() && entry->second.page != driver::PageSize::k4K) {
-      p->huge_used -= size;
+    if (auto entry = page_tables_.find(a); entry != page_tables_.end()) {
+      if (entry->second.page != driver::PageSize::k4K) p->huge_used -= size;
+      page_tables_.erase(entry);
+      TablesChanged();
     }
     if (auto shared = shared_.find(a); shared != shared_.end()) {  // IPC: back to private pages
       (void)Unmapped(a, size);
       close(shared->second);
       shared_.erase(shared);
     }
-    page_tables_.erase(a);
-    TablesChanged();
     // Give the pages back to the host; the range stays reserved and reads as zero.
     madvise(addr, size, MADV_DONTNEED);
     return Status::Ok();
