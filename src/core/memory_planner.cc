@@ -9,6 +9,7 @@
 
 #include "core/plan_place.h"
 #include "core/plan_problem.h"
+#include "core/plan_window.h"
 
 namespace aclsim::core {
 namespace {
@@ -149,16 +150,32 @@ Result<Plan> PlanMemory(const std::vector<PlanBuffer>& buffers, const PlanOption
   uint64_t best = std::numeric_limits<uint64_t>::max();
   std::string best_name;
   const bool large = problem.count() > kAllOrderingsMaxBuffers;
+  // Right after greedy by size: an exact plan of the few buffers around the peak
+  // (plan_window.h; its own budget, a tenth of the search's). Unless it reaches the bound,
+  // the other orders and the search run as if it had not, and the smaller plan wins.
+  uint64_t window_best = 0;
+  std::vector<uint64_t> window_offsets;
+  bool window_won = false;
   for (const Strategy& strategy : strategies) {
     if (large && !strategy.on_large_inputs) continue;
-    const uint64_t arena =
-        placer.PlaceInOrder(OrderBy(problem, strategy.key), strategy.fit, &offsets);
+    const bool first = &strategy == &strategies[0];
+    const std::vector<uint32_t> order = OrderBy(problem, strategy.key);
+    const uint64_t arena = placer.PlaceInOrder(order, strategy.fit, &offsets);
     if (arena < best) {
       best = arena;
       best_offsets.swap(offsets);
       best_name = strategy.name;
     }
     if (best == problem.lower_bound) break;
+    if (first && options.search_nodes > 0) {
+      uint64_t window_budget = options.search_nodes / 10 + 1;
+      window_best = best;
+      window_won = plan::PlanAroundPeak(problem, &placer, order, &window_budget, &window_best,
+                                        &window_offsets);
+      if (window_won && window_best == problem.lower_bound) {
+        return MakePlan(problem, std::move(window_offsets), "peak-window");
+      }
+    }
   }
   if (best > problem.lower_bound && options.search_nodes > 0 &&
       problem.count() <= options.search_max_buffers) {
@@ -184,6 +201,9 @@ Result<Plan> PlanMemory(const std::vector<PlanBuffer>& buffers, const PlanOption
       target = (mid + options.alignment - 1) / options.alignment * options.alignment;
       if (target <= failed || target >= best) break;
     }
+  }
+  if (window_won && window_best < best) {
+    return MakePlan(problem, std::move(window_offsets), "peak-window");
   }
   return MakePlan(problem, std::move(best_offsets), best_name);
 }

@@ -161,9 +161,20 @@ uint64_t Placer::Find(uint32_t b, Fit fit) {
 
 uint64_t Placer::PlaceInOrder(const std::vector<uint32_t>& order, Fit fit,
                               std::vector<uint64_t>* offsets) {
+  return PlaceAround({}, order, fit, offsets);
+}
+
+uint64_t Placer::PlaceAround(const std::vector<std::pair<uint32_t, uint64_t>>& fixed,
+                             const std::vector<uint32_t>& order, Fit fit,
+                             std::vector<uint64_t>* offsets) {
   Clear();
   offsets->assign(p_.count(), 0);
   uint64_t arena = 0;
+  for (const auto& [b, at] : fixed) {
+    (*offsets)[b] = at;
+    arena = std::max(arena, at + p_.size[b]);
+    Fix(b, at);
+  }
   for (const uint32_t b : order) {
     const uint64_t at = Find(b, fit);
     (*offsets)[b] = at;

@@ -38,6 +38,11 @@ class Placer {
   // returns the arena. The result is exactly that of a scan over all conflicting pairs.
   uint64_t PlaceInOrder(const std::vector<uint32_t>& order, Fit fit,
                         std::vector<uint64_t>* offsets);
+  // The same with some buffers already in place: `fixed` (buffer, offset) pairs are put
+  // first, as given (they may not overlap each other), then `order` (the other non-zero-size
+  // buffers) is placed around them. offsets[i] is written for both.
+  uint64_t PlaceAround(const std::vector<std::pair<uint32_t, uint64_t>>& fixed,
+                       const std::vector<uint32_t>& order, Fit fit, std::vector<uint64_t>* offsets);
 
  private:
   struct Run {
