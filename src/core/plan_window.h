@@ -3,14 +3,15 @@
 //
 // At the peak every live buffer must tile [0, lower bound) exactly, and the constraints that
 // make greedy orders miss that are local: a buffer born just after the peak fits only where
-// two that die just before it lay, so those must be neighbours. The window is a few sections
+// two that die just before it lay, so those must be neighbours. The window is some sections
 // on either side of the peak. Its buffers that live through the whole window can go to the
 // bottom of the arena, stacked in any order (in any plan of the window, moving such a buffer
 // to offset 0 and shifting up everything that was below it keeps the plan valid: they all
 // conflict with it, so they lay wholly below it). That leaves a handful of buffers whose
 // lifetimes start or end inside the window: the search (plan_search) places them exactly on
-// top of that base, within the lower bound, in a few hundred nodes. Outside the window every
-// moment has slack; there the other buffers are placed around the fixed ones by first fit.
+// top of that base, within the lower bound, in a few hundred nodes. Outside the window the
+// live bytes usually stay below the peak; there the other buffers are placed around the fixed
+// ones by first fit (which may or may not fit them within the bound).
 #pragma once
 
 #include <cstdint>
