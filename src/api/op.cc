@@ -131,8 +131,8 @@ Status ExecuteRememberedCall(const char* op_type, int num_inputs,
   }
   // Lookups keep every object alive for the call.
   std::array<std::shared_ptr<aclTensorDesc>, kMaxArgs> descs;
-  std::array<const driver::TensorDesc*, kMaxArgs> desc_views{};
-  std::array<core::OpBuffer, kMaxArgs> buffers{};
+  std::array<const driver::TensorDesc*, kMaxArgs> desc_views;  // [0, count) set below
+  std::array<core::OpBuffer, kMaxArgs> buffers;
   const int count = num_inputs + num_outputs;
   for (int i = 0; i < count; ++i) {
     const bool is_input = i < num_inputs;
@@ -157,7 +157,7 @@ Status ExecuteRememberedCall(const char* op_type, int num_inputs,
     if (!found.ok()) return Status::Ok();
     attrs = std::move(found.value());
   }
-  auto runtime = core::Runtime::Get();
+  auto runtime = core::Runtime::Current();  // valid for the rest of this API call
   if (!runtime.ok()) return Status::Ok();
   auto resolved_stream = runtime.value()->ResolveStream(stream, "stream");
   if (!resolved_stream.ok()) return Status::Ok();

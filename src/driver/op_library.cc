@@ -183,9 +183,17 @@ int64_t TensorDesc::ElementCount() const {
 }
 
 bool operator==(const TensorDesc& a, const TensorDesc& b) {
-  return a.dtype == b.dtype && a.format == b.format && a.dims == b.dims &&
-         a.storage_format == b.storage_format && a.storage_dims == b.storage_dims &&
-         a.shape_range == b.shape_range && a.name == b.name && a.value == b.value;
+  // The scalars and the (short) dims first, element by element: a cached op's launch compares
+  // its descriptors on every call.
+  if (a.dtype != b.dtype || a.format != b.format || a.storage_format != b.storage_format ||
+      a.dims.size() != b.dims.size()) {
+    return false;
+  }
+  for (size_t i = 0; i < a.dims.size(); ++i) {
+    if (a.dims[i] != b.dims[i]) return false;
+  }
+  return a.storage_dims == b.storage_dims && a.shape_range == b.shape_range && a.name == b.name &&
+         a.value == b.value;
 }
 
 size_t TensorDesc::ByteSize() const {
