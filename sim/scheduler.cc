@@ -154,7 +154,7 @@ Status Scheduler::Submit(uint32_t device, driver::QueueId queue, driver::Task&& 
     Work work;
     Lock lock(mu_);
     DeviceSched& dev = Dev(device);
-    TakeGraveyard(dev, work);
+    if (dev.graveyard.size() >= kGraveyardBatch) TakeGraveyard(dev, work);
     std::shared_ptr<SimQueue> q = FindQueue(dev, queue);
     if (q == nullptr || q->closing) {
       return Err(StatusCode::kInvalidHandle, "Submit: queue {} does not exist on device {}", queue,
@@ -193,10 +193,16 @@ Status Scheduler::Submit(uint32_t device, driver::QueueId queue, driver::Task&& 
     }
     t->earliest_ns = HostClocks::Advance(clock_domain_, dev.cost.api_submit_cost_ns);
     if (t->task.kind == TaskKind::kExternal) dev.externals[t->id] = t;
+    // Only a task that becomes the queue's head can be dispatched now: behind others, the
+    // head is unchanged, and whatever changes it (a completion, a record) dispatches it.
+    // While the newest task is not done it is pending (tasks leave `pending` only when they
+    // complete), so the new one is not the head; that is read instead of the head itself,
+    // which a worker has just written.
+    const bool head = q->last == nullptr || q->last->run == RunState::kDone;
     q->pending.push_back(t);
     AddUntimed(*q, t);
     q->last = t;
-    work.queues.push_back(q.get());
+    if (head) work.queues.push_back(q.get());
     Pump(work);
     while (untimed_count_ > kTimingWindow && TimeNext()) {
     }
@@ -433,7 +439,7 @@ void Scheduler::CompleteLocked(const std::shared_ptr<SimTask>& t, Status status,
   if (!q.pending.empty() && q.pending.front() == t) {
     q.pending.pop_front();
   } else {
-    EraseTask(q.pending, t.get());
+    q.pending.EraseFirst([&t](const std::shared_ptr<SimTask>& p) { return p == t; });
   }
   for (auto& waiter : t->waiters) {
     if (waiter->run != RunState::kDone) work.queues.push_back(waiter->queue);

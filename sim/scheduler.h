@@ -150,8 +150,16 @@ class Scheduler {
     std::vector<std::function<void(uint64_t)>> dead_starts;
     std::vector<std::shared_ptr<SimTask>> dead_tasks;  // a device's graveyard
   };
-  // Moves the device's graveyard (tasks completed by workers) into `work`. mu_ held.
-  static void TakeGraveyard(DeviceSched& dev, Work& work) { work.dead_tasks.swap(dev.graveyard); }
+  // Moves the device's graveyard (tasks completed by workers) into `work`, leaving room for
+  // the next batch. mu_ held. Submit takes it only once it holds kGraveyardBatch tasks
+  // (every other host call takes it whole): releasing them in batches keeps the submitting
+  // thread's calls and the worker's completions from passing the vector back and forth.
+  static constexpr size_t kGraveyardBatch = 1;
+  static void TakeGraveyard(DeviceSched& dev, Work& work) {
+    if (dev.graveyard.empty()) return;
+    work.dead_tasks.swap(dev.graveyard);
+    dev.graveyard.reserve(2 * kGraveyardBatch);
+  }
 
   DeviceSched& Dev(uint32_t device);  // an open (or stopping) device
   std::shared_ptr<SimQueue> FindQueue(DeviceSched& dev, driver::QueueId queue);
@@ -193,10 +201,14 @@ class Scheduler {
   };
   StartInfo StartLocked(SimTask& t);
 
-  // Without mu_ held.
-  void Execute(const std::shared_ptr<SimTask>& t, StartInfo info);
-  // `report`: call the failure handler for a failure.
-  void Finish(const std::shared_ptr<SimTask>& t, Status status, bool report = true);
+  // Without mu_ held. `keep` (a worker's lock, not held): Finish may hand mu_ back in it, held,
+  // so that the worker takes its next task without locking again.
+  void Execute(const std::shared_ptr<SimTask>& t, StartInfo info, Lock* keep = nullptr);
+  // `report`: call the failure handler for a failure. `keep`: as for Execute; only when the
+  // completion leaves nothing to release without the lock (a worker's: its tasks go to the
+  // graveyard).
+  void Finish(const std::shared_ptr<SimTask>& t, Status status, bool report = true,
+              Lock* keep = nullptr);
   // Times the task at the front of q.untimed (HBM sharing, engine grant). mu_ held.
   void TimeTask(SimQueue& q, SimTask& t, uint64_t earliest);
   void DrainInline();

@@ -111,8 +111,8 @@ void Scheduler::WorkerLoop(uint32_t device) {
     const StartInfo info = StartLocked(*t);
     ++dev.executing;
     lock.unlock();
-    Execute(t, info);
-    lock.lock();
+    Execute(t, info, &lock);
+    if (!lock.owns_lock()) lock.lock();
     --dev.executing;
   }
 }
@@ -129,7 +129,7 @@ void Scheduler::DrainInline() {
   }
 }
 
-void Scheduler::Execute(const std::shared_ptr<SimTask>& t, StartInfo info) {
+void Scheduler::Execute(const std::shared_ptr<SimTask>& t, StartInfo info, Lock* keep) {
   // Only this thread touches the closures of a running task (see CompleteLocked).
   driver::Task& task = t->task;
   Status status;
@@ -184,7 +184,7 @@ void Scheduler::Execute(const std::shared_ptr<SimTask>& t, StartInfo info) {
         break;
     }
   }
-  Finish(t, std::move(status));
+  Finish(t, std::move(status), /*report=*/true, keep);
 }
 
 Status Scheduler::FailureStatus(const SimTask& t, const Status& cause) const {
@@ -200,7 +200,7 @@ Status Scheduler::FailureStatus(const SimTask& t, const Status& cause) const {
                 code);
 }
 
-void Scheduler::Finish(const std::shared_ptr<SimTask>& t, Status status, bool report) {
+void Scheduler::Finish(const std::shared_ptr<SimTask>& t, Status status, bool report, Lock* keep) {
   Work work;
   std::function<void(const driver::TaskFailure&)> handler;
   driver::TaskFailure failure;
@@ -237,6 +237,12 @@ void Scheduler::Finish(const std::shared_ptr<SimTask>& t, Status status, bool re
   CompleteLocked(t, std::move(status), work);
   Pump(work);
   self_dispatch_ = nullptr;
+  // A worker's completion moved no closures into `work` (they wait in the graveyard), so it
+  // may be destroyed with the lock held.
+  if (keep != nullptr && in_worker_ && work.dead_fns.empty() && work.dead_starts.empty() &&
+      work.dead_tasks.empty()) {
+    *keep = std::move(lock);
+  }
 }
 
 void Scheduler::CompleteExternal(uint32_t device, uint64_t task_id, Status status) {

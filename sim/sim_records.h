@@ -37,6 +37,7 @@
 #include "sim/hbm_timeline.h"
 #include "sim/kernel_cost.h"
 #include "sim/soc_profile.h"
+#include "sim/task_fifo.h"
 
 namespace aclsim::sim {
 
@@ -99,7 +100,7 @@ struct SimQueue {
   driver::QueueId id = 0;
   driver::QueueConfig config;
   DeviceSched* dev = nullptr;
-  std::deque<std::shared_ptr<SimTask>> pending;
+  TaskFifo<std::shared_ptr<SimTask>> pending;  // submitted, not completed (submission order)
   std::deque<std::shared_ptr<SimTask>> untimed;
   bool in_timing = false;         // listed in the scheduler's timing window (untimed not empty)
   uint64_t tail_end_ns = 0;       // simulated end of the last timed task
