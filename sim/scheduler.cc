@@ -172,8 +172,6 @@ Status Scheduler::Submit(uint32_t device, driver::QueueId queue, driver::Task&& 
     ACLSIM_RETURN_IF_ERROR(BindEvent(dev, t, work));
     t->id = dev.next_task_id++;
     dev.last_issued.store(t->id, std::memory_order_relaxed);
-    dev.in_flight.store(dev.in_flight.load(std::memory_order_relaxed) + 1,
-                        std::memory_order_release);
     dev.tlb.Add(t->cost.tlb);
     if (t->id == dev.faults.fail_task) t->fault_option = "fault_fail_task";
     if (t->task.kind == TaskKind::kKernel && ++dev.kernel_count == dev.faults.aicore_exception) {
@@ -382,8 +380,19 @@ void Scheduler::TimeTask(SimQueue& q, SimTask& t, uint64_t earliest) {
 
 void Scheduler::TryDispatch(SimQueue& q, Work& work) {
   if (q.pending.empty()) return;
-  std::shared_ptr<SimTask> t = q.pending.front();
-  if (t->run != RunState::kQueued) return;
+  // Not a copy (no reference count change on a task the submitting thread may be touching)
+  // except where the task completes here and leaves `pending`.
+  const std::shared_ptr<SimTask>& head = q.pending.front();
+  if (head->run != RunState::kQueued) return;
+  if (IsEventTask(head->task.kind)) {
+    const std::shared_ptr<SimTask> t = head;
+    DispatchEvent(q, t, work);
+    return;
+  }
+  MakeReady(q, head);
+}
+
+void Scheduler::DispatchEvent(SimQueue& q, const std::shared_ptr<SimTask>& t, Work& work) {
   if (t->task.kind == TaskKind::kEventWait &&
       (t->awaiting_record || (t->record != nullptr && t->record->run != RunState::kDone))) {
     ArmWait(t);
@@ -399,6 +408,10 @@ void Scheduler::TryDispatch(SimQueue& q, Work& work) {
     CompleteLocked(t, Status::Ok(), work);  // nothing to execute
     return;
   }
+  MakeReady(q, t);
+}
+
+void Scheduler::MakeReady(SimQueue& q, const std::shared_ptr<SimTask>& t) {
   t->run = RunState::kReady;
   if (inline_mode_) {
     inline_ready_.push_back(t);
@@ -435,7 +448,7 @@ void Scheduler::CompleteLocked(const std::shared_ptr<SimTask>& t, Status status,
   }
   t->run = RunState::kDone;
   t->status = std::move(status);
-  dev.in_flight.store(dev.in_flight.load(std::memory_order_relaxed) - 1, std::memory_order_release);
+  dev.completed.store(dev.completed.load(std::memory_order_relaxed) + 1, std::memory_order_release);
   if (!q.pending.empty() && q.pending.front() == t) {
     q.pending.pop_front();
   } else {

@@ -178,7 +178,11 @@ class Scheduler {
   void FlushLocked(DeviceSched& dev);
   // Gives q's untimed tasks zero-length, engine-free times (dropped tasks).
   void ZeroTime(SimQueue& q);
+  // Dispatches q's head if it can run: marks it ready for a worker (MakeReady), or, for the
+  // event kinds (DispatchEvent), completes it at once or arms its wait.
   void TryDispatch(SimQueue& q, Work& work);
+  void DispatchEvent(SimQueue& q, const std::shared_ptr<SimTask>& t, Work& work);
+  void MakeReady(SimQueue& q, const std::shared_ptr<SimTask>& t);
   // The caller must hold its own reference to `t` (it leaves the queue here).
   void CompleteLocked(const std::shared_ptr<SimTask>& t, Status status, Work& work);
   void DropUnstarted(SimQueue& q, Work& work);

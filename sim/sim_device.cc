@@ -45,10 +45,8 @@ driver::DeviceCounters SimDevice::Counters() const {
   driver::DeviceCounters counters;
   if (progress_ == nullptr) return counters;
   // Task ids of a device are 1, 2, ... in submission order.
-  const uint64_t in_flight = progress_->in_flight.load(std::memory_order_acquire);
+  counters.tasks_finished = progress_->completed.load(std::memory_order_acquire);
   counters.tasks_submitted = progress_->last_issued.load(std::memory_order_acquire);
-  counters.tasks_finished =
-      counters.tasks_submitted > in_flight ? counters.tasks_submitted - in_flight : 0;
   counters.sim_time_ns = progress_->latest_end_ns.load(std::memory_order_relaxed);
   return counters;
 }
@@ -121,8 +119,11 @@ Status SimDevice::ImportPhysical(int fd, size_t bytes, driver::PageSize page, ui
 }
 
 uint64_t SimDevice::MemoryFence() const {
-  if (progress_->in_flight.load(std::memory_order_acquire) == 0) return 0;
-  return progress_->last_issued.load(std::memory_order_acquire);
+  // `completed` first: whatever completes or is issued after it was read only makes the
+  // fence later (safe), never earlier.
+  const uint64_t completed = progress_->completed.load(std::memory_order_acquire);
+  const uint64_t issued = progress_->last_issued.load(std::memory_order_acquire);
+  return issued == completed ? 0 : issued;
 }
 
 bool SimDevice::FenceReached(uint64_t fence) { return scheduler_->FenceReached(id_, fence); }

@@ -160,8 +160,8 @@ struct DeviceSched {
   HbmTimeline hbm;
   FaultConfig faults;
   uint64_t next_task_id = 1;
-  // Read without the lock (SimDevice::MemoryFence); written under it.
-  std::atomic<uint64_t> in_flight{0};      // submitted tasks not yet completed
+  // Read without the lock (SimDevice::MemoryFence, Counters); written under it. Tasks in
+  // flight: last_issued - completed (read `completed` first).
   std::atomic<uint64_t> last_issued{0};    // id of the last submitted task
   std::atomic<uint64_t> latest_end_ns{0};  // latest simulated end of a timed task (Counters)
   uint64_t kernel_count = 0;               // kernels submitted (fault_aicore_exception)
@@ -186,6 +186,10 @@ struct DeviceSched {
   // watches, and a dispatch with a spinner signals no one.
   uint32_t executing = 0;  // tasks the workers are executing
   bool spinning = false;
+  // Tasks completed (see last_issued), written by the workers: on a cache line of its own, as
+  // the fields above are the submitting thread's.
+  alignas(64) std::atomic<uint64_t> completed{0};
+  char completed_pad[64 - sizeof(std::atomic<uint64_t>)] = {};
   alignas(64) std::atomic<uint64_t> dispatches{0};
   char dispatches_pad[64 - sizeof(std::atomic<uint64_t>)] = {};  // alone on its cache line
   bool stopping = false;  // workers exit when `ready` is empty

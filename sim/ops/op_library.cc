@@ -496,8 +496,10 @@ Result<std::shared_ptr<const driver::OpKernel>> SimOpLibrary::Compile(
   driver::KernelWork work =
       def->work ? def->work(ctx, props, &blocks) : DefaultWork(ctx, props, &blocks);
   blocks = std::max<uint32_t>(1, blocks);
+  // Not make_shared: each launch copies the pointer (the reference count changes on the
+  // submitting thread) while a worker reads the kernel; apart, they share no cache line.
   return std::shared_ptr<const driver::OpKernel>(
-      std::make_shared<SimKernel>(*def, std::move(resolved), blocks, std::move(work)));
+      new SimKernel(*def, std::move(resolved), blocks, std::move(work)));
 }
 
 }  // namespace aclsim::sim::ops
