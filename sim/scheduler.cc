@@ -154,7 +154,7 @@ Status Scheduler::Submit(uint32_t device, driver::QueueId queue, driver::Task&& 
     Work work;
     Lock lock(mu_);
     DeviceSched& dev = Dev(device);
-    if (dev.graveyard.size() >= kGraveyardBatch) TakeGraveyard(dev, work);
+    TakeGraveyard(dev, work);
     std::shared_ptr<SimQueue> q = FindQueue(dev, queue);
     if (q == nullptr || q->closing) {
       return Err(StatusCode::kInvalidHandle, "Submit: queue {} does not exist on device {}", queue,

@@ -150,15 +150,15 @@ class Scheduler {
     std::vector<std::function<void(uint64_t)>> dead_starts;
     std::vector<std::shared_ptr<SimTask>> dead_tasks;  // a device's graveyard
   };
-  // Moves the device's graveyard (tasks completed by workers) into `work`, leaving room for
-  // the next batch. mu_ held. Submit takes it only once it holds kGraveyardBatch tasks
-  // (every other host call takes it whole): releasing them in batches keeps the submitting
-  // thread's calls and the worker's completions from passing the vector back and forth.
-  static constexpr size_t kGraveyardBatch = 1;
+  // Moves the device's graveyard (tasks completed by workers) into `work`, leaving the
+  // workers room for the next tasks (allocated here, by the host thread, so a worker's
+  // completion does not allocate). mu_ held. Measured on the 2-core VM, per aclopExecuteV2
+  // with the synchronisations: 1.59 us without the room, 1.24 us with it. (Taking it in
+  // batches instead made the call cheaper, 0.97 us, but the device slower: 1.52 us.)
   static void TakeGraveyard(DeviceSched& dev, Work& work) {
     if (dev.graveyard.empty()) return;
     work.dead_tasks.swap(dev.graveyard);
-    dev.graveyard.reserve(2 * kGraveyardBatch);
+    dev.graveyard.reserve(2);
   }
 
   DeviceSched& Dev(uint32_t device);  // an open (or stopping) device
