@@ -44,20 +44,8 @@ std::vector<uint64_t> PeakDuringLifetime(const Problem& problem) {
   const size_t sections = problem.sections;
   std::vector<uint64_t> peak(n, 0);
   if (sections == 0) return peak;
-  // live[s]: bytes live in section s.
-  std::vector<uint64_t> delta_up(sections + 1, 0), delta_down(sections + 1, 0);
-  for (size_t i = 0; i < n; ++i) {
-    delta_up[problem.first_section[i]] += problem.size[i];
-    delta_down[problem.end_section[i]] += problem.size[i];
-  }
-  // A sparse table answers the range maxima in O(1).
-  std::vector<std::vector<uint64_t>> table(1);
-  table[0].resize(sections);
-  uint64_t live = 0;
-  for (size_t s = 0; s < sections; ++s) {
-    live = live + delta_up[s] - delta_down[s];
-    table[0][s] = live;
-  }
+  // A sparse table over the live bytes per section answers the range maxima in O(1).
+  std::vector<std::vector<uint64_t>> table(1, plan::LivePerSection(problem));
   for (size_t width = 1; 2 * width <= sections; width *= 2) {
     const std::vector<uint64_t>& prev = table.back();
     std::vector<uint64_t> next(sections - 2 * width + 1);

@@ -143,4 +143,19 @@ uint64_t ArenaOf(const Problem& problem, const std::vector<uint64_t>& offsets) {
   return arena;
 }
 
+std::vector<uint64_t> LivePerSection(const Problem& problem) {
+  std::vector<uint64_t> up(problem.sections + 1, 0), down(problem.sections + 1, 0);
+  for (size_t i = 0; i < problem.count(); ++i) {
+    up[problem.first_section[i]] += problem.size[i];
+    down[problem.end_section[i]] += problem.size[i];
+  }
+  std::vector<uint64_t> live(problem.sections);
+  uint64_t bytes = 0;
+  for (size_t s = 0; s < problem.sections; ++s) {
+    bytes = bytes + up[s] - down[s];
+    live[s] = bytes;
+  }
+  return live;
+}
+
 }  // namespace aclsim::core::plan

@@ -45,6 +45,9 @@ void BuildConflicts(Problem* problem);
 // The arena of a complete assignment: max(offset + size).
 uint64_t ArenaOf(const Problem& problem, const std::vector<uint64_t>& offsets);
 
+// The bytes live in each section (problem.sections entries).
+std::vector<uint64_t> LivePerSection(const Problem& problem);
+
 // Branch and bound over canonical placements (buffers placed in non-decreasing offset
 // order, each on top of the buffers below it), looking for a plan whose arena is at most
 // `capacity`. Visits at most `*node_budget` search nodes and subtracts the nodes it used.

@@ -21,21 +21,8 @@ constexpr size_t kMaxWindowBuffers = 256;
 
 // The first section where the live bytes reach their peak.
 uint32_t PeakSection(const Problem& problem) {
-  std::vector<uint64_t> up(problem.sections + 1, 0), down(problem.sections + 1, 0);
-  for (size_t i = 0; i < problem.count(); ++i) {
-    up[problem.first_section[i]] += problem.size[i];
-    down[problem.end_section[i]] += problem.size[i];
-  }
-  uint64_t live = 0, peak = 0;
-  uint32_t at = 0;
-  for (uint32_t s = 0; s < problem.sections; ++s) {
-    live = live + up[s] - down[s];
-    if (live > peak) {
-      peak = live;
-      at = s;
-    }
-  }
-  return at;
+  const std::vector<uint64_t> live = LivePerSection(problem);
+  return static_cast<uint32_t>(std::max_element(live.begin(), live.end()) - live.begin());
 }
 
 }  // namespace
