@@ -40,6 +40,21 @@ if(ACLSIM_FUZZ)
   endif()
 endif()
 
+# Thread-locals are reached through TLS descriptors (TLSDESC) where the compiler has them: the
+# access to a library's TLS costs about what initial-exec does when the library is loaded with the
+# program, and the library keeps working when it is dlopen'ed (ctypes, plugin loaders), where
+# initial-exec marks it STATIC_TLS and glibc refuses to load it once the static TLS surplus is
+# used up. gcc has the gnu2 dialect on x86-64; clang 14 does not (it keeps the general-dynamic
+# model: a __tls_get_addr call, loadable everywhere too). tests/sdk checks that no installed
+# library carries STATIC_TLS.
+include(CheckCXXCompilerFlag)
+if(CMAKE_SYSTEM_PROCESSOR MATCHES "x86_64|AMD64" AND CMAKE_CXX_COMPILER_ID STREQUAL "GNU")
+  check_cxx_compiler_flag(-mtls-dialect=gnu2 ACLSIM_HAVE_TLSDESC)
+  if(ACLSIM_HAVE_TLSDESC)
+    add_compile_options(-mtls-dialect=gnu2)
+  endif()
+endif()
+
 # Library code is hidden by default; the public headers mark ACL functions visible
 # (ACL_FUNC_VISIBILITY with FUNC_VISIBILITY defined) and a version script keeps the
 # export list to acl* names.
@@ -51,3 +66,13 @@ set(CMAKE_VISIBILITY_INLINES_HIDDEN ON)
 # whichever names a program links against).
 set(ACLSIM_LIBRARY_ALIASES acl_rt acl_mdl acl_op_executor acl_op_compiler acl_cblas msprofiler
     acl_dvpp acl_tdt_channel acl_tdt_queue ascend_dump)
+
+# The install is laid out as CANN's toolkit (cmake/AclsimInstall.cmake): the prefix is the
+# toolkit root (/usr/local/Ascend/ascend-toolkit), the files lie in <version>/<arch>-linux/ and
+# every other folder links there. Targets install into these (relative to the prefix).
+set(ACLSIM_TOOLKIT_VERSION ${PROJECT_VERSION})
+set(ACLSIM_ARCH_DIR ${CMAKE_SYSTEM_PROCESSOR}-linux)
+set(ACLSIM_INSTALL_HOME ${ACLSIM_TOOLKIT_VERSION}/${ACLSIM_ARCH_DIR})
+set(ACLSIM_INSTALL_BINDIR ${ACLSIM_INSTALL_HOME}/bin)
+set(ACLSIM_INSTALL_LIBDIR ${ACLSIM_INSTALL_HOME}/lib64)
+set(ACLSIM_INSTALL_INCLUDEDIR ${ACLSIM_INSTALL_HOME}/include)
