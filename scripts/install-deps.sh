@@ -8,6 +8,7 @@ packages=(
   libgtest-dev libgmock-dev libbenchmark-dev libjemalloc2
   libspdlog-dev libfmt-dev libcli11-dev nlohmann-json3-dev libeigen3-dev libonnx-dev libonnx-testdata libprotobuf-dev python3-onnx zlib1g-dev
   clang-format clang-tidy python3
+  busybox zsh dash
   clang-14 libclang-rt-14-dev
 )
 
