@@ -64,7 +64,8 @@ TEST_P(DeviceTest, OpenedDeviceHasTheEnumeratedProps) {
 
 TEST_P(DeviceTest, EverySocProfileNamesItself) {
   for (const char* soc :
-       {"Ascend910B1", "Ascend910B2", "Ascend910B3", "Ascend910B4", "Ascend910A", "Ascend310P3"}) {
+       {"Ascend910B1", "Ascend910B2", "Ascend910B3", "Ascend910B4", "Ascend910A", "Ascend310",
+        "Ascend310B1", "Ascend310B2", "Ascend310B3", "Ascend310B4", "Ascend310P3"}) {
     SCOPED_TRACE(soc);
     auto driver = MakeDriver({{"soc", soc}});
     ASSERT_NE(driver, nullptr);

@@ -232,6 +232,28 @@ TEST_F(AtcCommandTest, WritesOneModelPerOp) {
                                    "add_int32.om", "2_Add_0_2_-1_4_0_2_4_0_2_-1_4.om"}));
 }
 
+TEST_F(AtcCommandTest, InferenceSocVersionsOfTheSampleReadmesCompile) {
+  // Most Ascend sample READMEs pass --soc_version=Ascend310 (first generation) or an Ascend310B.
+  for (const char* soc : {"Ascend310", "Ascend310B1", "Ascend310B4", "Ascend310P3"}) {
+    ASSERT_EQ(Run(std::string("--singleop=") + ACLSIM_ATC_DATA +
+                  "/ops.json --output=" + out_.string() + " --soc_version=" + soc + " --log=error"),
+              0)
+        << soc << ": " << stderr_;
+    size_t models = 0;
+    for (const auto& entry : std::filesystem::directory_iterator(out_)) {
+      std::ifstream in(entry.path(), std::ios::binary);
+      std::vector<uint8_t> bytes((std::istreambuf_iterator<char>(in)),
+                                 std::istreambuf_iterator<char>());
+      auto model = core::ParseOpModel(bytes.data(), bytes.size(), entry.path().string());
+      ASSERT_TRUE(model.ok()) << model.status().message();
+      EXPECT_EQ(model->soc_version, soc);
+      ++models;
+    }
+    EXPECT_EQ(models, 3u) << soc;
+    std::filesystem::remove_all(out_);
+  }
+}
+
 TEST_F(AtcCommandTest, InvalidOpFailsNamingOpAndField) {
   const auto json = out_.string() + ".json";
   std::ofstream(json) << R"([{"op": "Add", "input_desc": [{"format": "ND", "shape": [2],
@@ -251,6 +273,7 @@ TEST_F(AtcCommandTest, UsageErrors) {
   const std::string json = std::string("--singleop=") + ACLSIM_ATC_DATA + "/ops.json";
   EXPECT_EQ(Run(json + " --output=" + out_.string() + " --soc_version=Ascend999"), 1);
   EXPECT_NE(stderr_.find("not a known SoC"), std::string::npos) << stderr_;
+  EXPECT_NE(stderr_.find("Ascend310, Ascend310B1"), std::string::npos) << stderr_;  // the list
   EXPECT_EQ(Run(json + " --output=" + out_.string()), 1);
   EXPECT_NE(stderr_.find("--soc_version is required"), std::string::npos) << stderr_;
   EXPECT_EQ(Run("--framework=3 --model=m.pb --output=x --soc_version=Ascend910B2"), 1);

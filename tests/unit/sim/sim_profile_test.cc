@@ -14,8 +14,9 @@ TEST(SimProfileTest, EveryEmbeddedProfileLoads) {
   ASSERT_TRUE(status.ok()) << status.message();
   std::set<std::string> names;
   for (const auto& name : SocNames()) names.insert(name);
-  for (const char* expected : {"Ascend910B1", "Ascend910B2", "Ascend910B3", "Ascend910B4",
-                               "Ascend910A", "Ascend310P3", "Ascend950PR"}) {
+  for (const char* expected :
+       {"Ascend910B1", "Ascend910B2", "Ascend910B3", "Ascend910B4", "Ascend910A", "Ascend310",
+        "Ascend310B1", "Ascend310B2", "Ascend310B3", "Ascend310B4", "Ascend310P3", "Ascend950PR"}) {
     EXPECT_TRUE(names.count(expected)) << expected;
     EXPECT_NE(FindSocProfile(expected), nullptr) << expected;
   }
