@@ -53,8 +53,8 @@ aclError aclrtHostRegisterV2(void* ptr, uint64_t size, uint32_t flag) {
 aclError aclrtHostGetDevicePointer(void* pHost, void** pDevice, uint32_t flag) {
   return api::ApiCall(__func__, [&]() -> Status {
     ACLSIM_RETURN_IF_ERROR(api::CheckNotNull(pDevice, "pDevice"));
-    ACLSIM_RETURN_IF_ERROR(core::Runtime::Get().status());
-    ACLSIM_ASSIGN_OR_RETURN(*pDevice, feature::HostDevicePointer(pHost, flag));
+    ACLSIM_ASSIGN_OR_RETURN(auto runtime, core::Runtime::Get());
+    ACLSIM_ASSIGN_OR_RETURN(*pDevice, feature::HostDevicePointer(*runtime, pHost, flag));
     return Status::Ok();
   });
 }

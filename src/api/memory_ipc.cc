@@ -34,15 +34,15 @@ aclError aclrtIpcMemClose(const char* key) {
 
 aclError aclrtIpcMemSetImportPid(const char* key, int32_t* pid, size_t num) {
   return api::ApiCall(__func__, [&]() -> Status {
-    ACLSIM_RETURN_IF_ERROR(core::Runtime::Get().status());
-    return feature::IpcSetImportPids(key, pid, num);
+    ACLSIM_ASSIGN_OR_RETURN(auto runtime, core::Runtime::Get());
+    return feature::IpcSetImportPids(*runtime, key, pid, num);
   });
 }
 
 aclError aclrtIpcMemSetAttr(const char* key, aclrtIpcMemAttrType ipcMemAttrType, uint64_t attr) {
   return api::ApiCall(__func__, [&]() -> Status {
-    ACLSIM_RETURN_IF_ERROR(core::Runtime::Get().status());
-    return feature::IpcSetAttr(key, api::EnumValue(ipcMemAttrType), attr);
+    ACLSIM_ASSIGN_OR_RETURN(auto runtime, core::Runtime::Get());
+    return feature::IpcSetAttr(*runtime, key, api::EnumValue(ipcMemAttrType), attr);
   });
 }
 
@@ -52,9 +52,10 @@ aclError aclrtIpcMemImportPidInterServer(const char* key, aclrtServerPid* server
     if (num == 0) {
       return aclsim::Err(aclsim::StatusCode::kInvalidParam, "num must be greater than 0");
     }
-    ACLSIM_RETURN_IF_ERROR(core::Runtime::Get().status());
+    ACLSIM_ASSIGN_OR_RETURN(auto runtime, core::Runtime::Get());
     for (size_t i = 0; i < num; ++i) {
-      ACLSIM_RETURN_IF_ERROR(feature::IpcSetImportPids(key, serverPids[i].pid, serverPids[i].num));
+      ACLSIM_RETURN_IF_ERROR(
+          feature::IpcSetImportPids(*runtime, key, serverPids[i].pid, serverPids[i].num));
     }
     return Status::Ok();
   });

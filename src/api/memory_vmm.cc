@@ -242,8 +242,8 @@ aclError aclrtMemSetPidToShareableHandleV2(void* shareableHandle,
     ACLSIM_RETURN_IF_ERROR(api::CheckNotNull(shareableHandle, "shareableHandle"));
     ACLSIM_RETURN_IF_ERROR(api::CheckNotNull(pid, "pid"));
     ACLSIM_ASSIGN_OR_RETURN(const uint64_t shareable, ReadShareable(shareableHandle, shareType));
-    ACLSIM_RETURN_IF_ERROR(core::Runtime::Get().status());
-    return feature::SetSharePids(shareable, pid, pidNum);
+    ACLSIM_ASSIGN_OR_RETURN(auto runtime, core::Runtime::Get());
+    return feature::SetSharePids(*runtime, shareable, pid, pidNum);
   });
 }
 
@@ -281,7 +281,7 @@ aclError aclrtMemGetAccess(void* virPtr, aclrtMemLocation* memLocation, uint64_t
 aclError aclrtMemSetPidToShareableHandle(uint64_t shareableHandle, int32_t* pid, size_t pidNum) {
   return api::ApiCall(__func__, [&]() -> Status {
     ACLSIM_RETURN_IF_ERROR(api::CheckNotNull(pid, "pid"));
-    ACLSIM_RETURN_IF_ERROR(core::Runtime::Get().status());
-    return feature::SetSharePids(shareableHandle, pid, pidNum);
+    ACLSIM_ASSIGN_OR_RETURN(auto runtime, core::Runtime::Get());
+    return feature::SetSharePids(*runtime, shareableHandle, pid, pidNum);
   });
 }

@@ -299,6 +299,7 @@ void Device::Release(bool force) {
                     "device {} reset: leaked {} bytes at {} (allocated by {})", id_, leak.size,
                     leak.base, leak.api);
   }
+  attachments_.Clear();
   {
     std::lock_guard<SpinLock> lock(mu_);
     backend_.reset();

@@ -22,6 +22,7 @@
 
 #include "common/spin_lock.h"
 #include "common/status.h"
+#include "core/attachments.h"
 #include "core/caching_allocator.h"
 #include "core/objects.h"
 #include "driver/driver.h"
@@ -109,9 +110,13 @@ class Device : public std::enable_shared_from_this<Device> {
   void SetPeerAccess(int32_t peer, bool enabled);
   bool PeerAccessEnabled(int32_t peer) const;
 
+  // State of the layers above the core kept per device (memory pools, VMM access flags,
+  // managed-memory advice: core/attachments.h); cleared by Release.
+  Attachments& attachments() { return attachments_; }
+
   // Releases everything: waits for queued work (or drops it if `force`), destroys streams,
-  // events and contexts, frees all memory (logging each leaked allocation), closes the
-  // backend device. Idempotent.
+  // events and contexts, frees all memory (logging each leaked allocation), clears the
+  // attachments, closes the backend device. Idempotent.
   void Release(bool force);
 
  private:
@@ -139,6 +144,7 @@ class Device : public std::enable_shared_from_this<Device> {
   std::vector<std::weak_ptr<Event>> events_;
   std::vector<std::weak_ptr<Context>> contexts_;
   std::shared_ptr<DeviceMonitor> monitor_;
+  Attachments attachments_;
 };
 
 }  // namespace aclsim::core

@@ -111,6 +111,7 @@ Status Runtime::Finalize() {
   runtime->reports().Drain();
   runtime->host_funcs().Drain();
   for (const auto& device : runtime->OpenedDevices()) device->Release(/*force=*/false);
+  runtime->attachments().Clear();  // threads may still hold the object: its state ends here
   return Status::Ok();
 }
 

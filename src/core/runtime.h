@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "common/status.h"
+#include "core/attachments.h"
 #include "core/config.h"
 #include "core/data_dump.h"
 #include "core/device.h"
@@ -123,6 +124,9 @@ class Runtime {
   OpCache& op_cache() { return op_cache_; }
   // Data dump (aclmdlInitDump / SetDump / FinalizeDump, aclopStartDumpArgs, exception dump).
   DataDump& dump() { return dump_; }
+  // State of the layers above the core kept for this init (host registrations, IPC keys,
+  // profiling ranges and subscriptions: core/attachments.h); cleared by Finalize.
+  Attachments& attachments() { return attachments_; }
 
   // aclrtSetOpWaitTimeout: the default timeout (seconds, 0 = never) of the event waits
   // submitted afterwards by aclrtStreamWaitEvent.
@@ -155,6 +159,7 @@ class Runtime {
   ParamTable params_;
   OpCache op_cache_;
   DataDump dump_;
+  Attachments attachments_;
   std::atomic<uint32_t> op_wait_timeout_s_{0};
   std::atomic<uint64_t> op_execute_timeout_us_{0};
 };

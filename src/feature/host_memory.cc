@@ -20,8 +20,11 @@ struct Registration {
   uint32_t flags = 0;
   std::weak_ptr<core::Device> device;
 };
-std::mutex g_reg_mu;
-std::map<uintptr_t, Registration> g_registrations;
+// A runtime attachment (core/attachments.h): aclFinalize forgets every registration.
+struct Registrations {
+  std::mutex mu;
+  std::map<uintptr_t, Registration> by_start;
+};
 
 // Advice and prefetches of managed allocations, by allocation start.
 struct ManagedState {
@@ -30,8 +33,17 @@ struct ManagedState {
   std::set<int32_t> accessed_by;
   ManagedLocation last_prefetch{0, 0};
 };
-std::mutex g_managed_mu;
-std::map<const void*, ManagedState> g_managed;
+// A device attachment: a reset of the device forgets the advice of its allocations.
+struct ManagedStates {
+  std::mutex mu;
+  std::map<const void*, ManagedState> by_start;
+};
+
+// The managed states of the device holding `ptr` (a live device address).
+std::shared_ptr<ManagedStates> ManagedStatesOf(core::Runtime& runtime, const void* ptr) {
+  auto device = runtime.DeviceOfAddress(ptr, 1);
+  return device ? device->attachments().Get<ManagedStates>() : std::make_shared<ManagedStates>();
+}
 
 enum LocationType { kInvalid = 0, kDevice = 1, kHost = 2, kHostNuma = 3, kHostNumaCurrent = 4 };
 
@@ -74,11 +86,13 @@ Result<void*> HostRegister(core::Runtime& runtime, void* ptr, uint64_t size, uin
   if (runtime.DeviceOfAddress(ptr, 1)) {
     return Err(StatusCode::kInvalidParam, "{} is device memory, not host memory", ptr);
   }
-  std::lock_guard<std::mutex> lock(g_reg_mu);
-  auto next = g_registrations.lower_bound(start);
-  const bool overlaps = (next != g_registrations.end() && next->first < start + size) ||
-                        (next != g_registrations.begin() &&
-                         std::prev(next)->first + std::prev(next)->second.bytes > start);
+  auto registrations = runtime.attachments().Get<Registrations>();
+  std::lock_guard<std::mutex> lock(registrations->mu);
+  auto& by_start = registrations->by_start;
+  auto next = by_start.lower_bound(start);
+  const bool overlaps =
+      (next != by_start.end() && next->first < start + size) ||
+      (next != by_start.begin() && std::prev(next)->first + std::prev(next)->second.bytes > start);
   if (overlaps || runtime.host_memory().FindContaining(ptr)) {
     return Err(StatusCode::kInvalidParam,
                "[{}, +{}) overlaps memory already registered or allocated by aclrtMallocHost", ptr,
@@ -97,17 +111,18 @@ Result<void*> HostRegister(core::Runtime& runtime, void* ptr, uint64_t size, uin
     registration.device = context->device();
     context->device()->mapped().Insert(allocation);
   }
-  g_registrations[start] = registration;
+  by_start[start] = registration;
   return ptr;
 }
 
-Result<void*> HostDevicePointer(void* host, uint32_t flags) {
+Result<void*> HostDevicePointer(core::Runtime& runtime, void* host, uint32_t flags) {
   if (host == nullptr) return Err(StatusCode::kInvalidParam, "pHost must not be NULL");
   if (flags != 0) return Err(StatusCode::kInvalidParam, "flag {:#x} must be 0", flags);
   const auto addr = reinterpret_cast<uintptr_t>(host);
-  std::lock_guard<std::mutex> lock(g_reg_mu);
-  auto it = g_registrations.upper_bound(addr);
-  if (it == g_registrations.begin() || (--it, addr >= it->first + it->second.bytes)) {
+  auto registrations = runtime.attachments().Get<Registrations>();
+  std::lock_guard<std::mutex> lock(registrations->mu);
+  auto it = registrations->by_start.upper_bound(addr);
+  if (it == registrations->by_start.begin() || (--it, addr >= it->first + it->second.bytes)) {
     return Err(StatusCode::kInvalidParam, "{} is not inside memory registered by aclrtHostRegister",
                host);
   }
@@ -122,14 +137,15 @@ Status HostUnregister(core::Runtime& runtime, void* ptr) {
   if (ptr == nullptr) return Err(StatusCode::kInvalidParam, "ptr must not be NULL");
   Registration registration;
   {
-    std::lock_guard<std::mutex> lock(g_reg_mu);
-    auto it = g_registrations.find(reinterpret_cast<uintptr_t>(ptr));
-    if (it == g_registrations.end()) {
+    auto registrations = runtime.attachments().Get<Registrations>();
+    std::lock_guard<std::mutex> lock(registrations->mu);
+    auto it = registrations->by_start.find(reinterpret_cast<uintptr_t>(ptr));
+    if (it == registrations->by_start.end()) {
       return Err(StatusCode::kInvalidParam,
                  "{} is not the start of memory registered by aclrtHostRegister", ptr);
     }
     registration = it->second;
-    g_registrations.erase(it);
+    registrations->by_start.erase(it);
   }
   (void)runtime.host_memory().Erase(ptr);
   if (auto device = registration.device.lock()) (void)device->mapped().Erase(ptr);
@@ -142,8 +158,9 @@ Result<void*> AllocManaged(core::Runtime& runtime, uint64_t size, uint32_t flags
   }
   ACLSIM_ASSIGN_OR_RETURN(void* ptr,
                           core::DeviceMalloc(runtime, size, core::kPolicyHugeFirst, kManagedApi));
-  std::lock_guard<std::mutex> lock(g_managed_mu);
-  g_managed.erase(ptr);  // advice of an earlier allocation at this address
+  auto states = ManagedStatesOf(runtime, ptr);
+  std::lock_guard<std::mutex> lock(states->mu);
+  states->by_start.erase(ptr);  // advice of an earlier allocation at this address
   return ptr;
 }
 
@@ -153,8 +170,9 @@ Status PrefetchManaged(core::Runtime& runtime, const void* ptr, size_t size,
   ACLSIM_ASSIGN_OR_RETURN(core::Allocation allocation, ManagedRange(runtime, ptr, size));
   ACLSIM_RETURN_IF_ERROR(CheckLocation(runtime, location));
   ACLSIM_RETURN_IF_ERROR(runtime.ResolveStream(stream, "stream").status());
-  std::lock_guard<std::mutex> lock(g_managed_mu);
-  g_managed[allocation.base].last_prefetch = location;
+  auto states = ManagedStatesOf(runtime, allocation.base);
+  std::lock_guard<std::mutex> lock(states->mu);
+  states->by_start[allocation.base].last_prefetch = location;
   return Status::Ok();
 }
 
@@ -165,8 +183,9 @@ Status AdviseManaged(core::Runtime& runtime, const void* ptr, uint64_t size, int
     return Err(StatusCode::kInvalidParam, "advise {} is not an aclrtMemManagedAdviseType", advice);
   }
   if (advice >= 2) ACLSIM_RETURN_IF_ERROR(CheckLocation(runtime, location));
-  std::lock_guard<std::mutex> lock(g_managed_mu);
-  ManagedState& state = g_managed[allocation.base];
+  auto states = ManagedStatesOf(runtime, allocation.base);
+  std::lock_guard<std::mutex> lock(states->mu);
+  ManagedState& state = states->by_start[allocation.base];
   switch (advice) {
     case 0:
       state.read_mostly = true;
@@ -202,8 +221,9 @@ Status ManagedAttr(core::Runtime& runtime, int attribute, const void* ptr, size_
     return Err(StatusCode::kInvalidParam, "dataSize {} is too small or not a multiple of 4",
                data_size);
   }
-  std::lock_guard<std::mutex> lock(g_managed_mu);
-  const ManagedState state = g_managed[allocation.base];
+  auto states = ManagedStatesOf(runtime, allocation.base);
+  std::lock_guard<std::mutex> lock(states->mu);
+  const ManagedState state = states->by_start[allocation.base];
   auto* out = static_cast<int32_t*>(data);
   switch (attribute) {
     case 1:

@@ -28,7 +28,7 @@ inline constexpr uint32_t kHostRegPinned = 0x10000000;
 
 // Returns the device address of the range.
 Result<void*> HostRegister(core::Runtime& runtime, void* ptr, uint64_t size, uint32_t flags);
-Result<void*> HostDevicePointer(void* host, uint32_t flags);
+Result<void*> HostDevicePointer(core::Runtime& runtime, void* host, uint32_t flags);
 Status HostUnregister(core::Runtime& runtime, void* ptr);
 
 // aclrtMemManagedLocation, as the feature sees it.

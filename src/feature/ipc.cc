@@ -53,9 +53,12 @@ struct Export {
   std::map<int, uint64_t> attrs;
 };
 
-std::mutex g_mu;
-std::map<std::string, Import> g_imports;  // by key
-std::map<std::string, Export> g_exports;  // by key
+// This process's keys: a runtime attachment (core/attachments.h), so aclFinalize forgets them.
+struct IpcKeys {
+  std::mutex mu;
+  std::map<std::string, Import> imports;  // by key
+  std::map<std::string, Export> exports;  // by key
+};
 
 }  // namespace
 
@@ -90,8 +93,9 @@ Status IpcExport(core::Runtime& runtime, void* ptr, size_t size, char* key, size
   // Importers write the range without this process's tasks.
   core::MemoryChecker& checker = core::MemoryChecker::Instance();
   if (checker.enabled()) checker.MarkWritten(*device, ptr, size);
-  std::lock_guard<std::mutex> lock(g_mu);
-  g_exports[text];
+  auto keys = runtime.attachments().Get<IpcKeys>();
+  std::lock_guard<std::mutex> lock(keys->mu);
+  keys->exports[text];
   return Status::Ok();
 }
 
@@ -101,9 +105,10 @@ Result<void*> IpcImport(core::Runtime& runtime, const char* key_text, uint64_t f
     return Err(StatusCode::kInvalidParam,
                "flags {:#x} has bits that are not ACL_RT_IPC_MEM_IMPORT_FLAG_*", flags);
   }
+  auto keys = runtime.attachments().Get<IpcKeys>();
   {
-    std::lock_guard<std::mutex> lock(g_mu);
-    if (g_imports.count(key_text) != 0) {
+    std::lock_guard<std::mutex> lock(keys->mu);
+    if (keys->imports.count(key_text) != 0) {
       return Err(StatusCode::kInvalidParam, "key \"{}\" is already imported in this process",
                  key_text);
     }
@@ -144,25 +149,25 @@ Result<void*> IpcImport(core::Runtime& runtime, const char* key_text, uint64_t f
   mapping.reserved = bytes;
   mapping.api = kImportApi;
   device->mapped().Insert(mapping);
-  std::lock_guard<std::mutex> lock(g_mu);
-  g_imports[key_text] = import;
+  std::lock_guard<std::mutex> lock(keys->mu);
+  keys->imports[key_text] = import;
   return import.address;
 }
 
 Status IpcClose(core::Runtime& runtime, const char* key_text) {
-  (void)runtime;
   ACLSIM_RETURN_IF_ERROR(ParseKey(key_text).status());
   Import import;
   {
-    std::lock_guard<std::mutex> lock(g_mu);
-    if (g_exports.erase(key_text) != 0) return Status::Ok();
-    auto it = g_imports.find(key_text);
-    if (it == g_imports.end()) {
+    auto keys = runtime.attachments().Get<IpcKeys>();
+    std::lock_guard<std::mutex> lock(keys->mu);
+    if (keys->exports.erase(key_text) != 0) return Status::Ok();
+    auto it = keys->imports.find(key_text);
+    if (it == keys->imports.end()) {
       return Err(StatusCode::kInvalidParam,
                  "key \"{}\" is neither exported nor imported by this process", key_text);
     }
     import = it->second;
-    g_imports.erase(it);
+    keys->imports.erase(it);
   }
   auto device = import.device.lock();
   if (!device || device->released()) return Status::Ok();  // the reset released it
@@ -173,21 +178,23 @@ Status IpcClose(core::Runtime& runtime, const char* key_text) {
   return backend->ReleaseAddress(import.reservation);
 }
 
-Status IpcSetImportPids(const char* key_text, const int32_t* pids, size_t count) {
+Status IpcSetImportPids(core::Runtime& runtime, const char* key_text, const int32_t* pids,
+                        size_t count) {
   ACLSIM_RETURN_IF_ERROR(ParseKey(key_text).status());
   if (pids == nullptr || count == 0) {
     return Err(StatusCode::kInvalidParam, "pid must not be NULL and num must be > 0");
   }
-  std::lock_guard<std::mutex> lock(g_mu);
-  auto it = g_exports.find(key_text);
-  if (it == g_exports.end()) {
+  auto keys = runtime.attachments().Get<IpcKeys>();
+  std::lock_guard<std::mutex> lock(keys->mu);
+  auto it = keys->exports.find(key_text);
+  if (it == keys->exports.end()) {
     return Err(StatusCode::kInvalidParam, "key \"{}\" was not exported by this process", key_text);
   }
   it->second.pids.insert(it->second.pids.end(), pids, pids + count);
   return Status::Ok();
 }
 
-Status IpcSetAttr(const char* key_text, int type, uint64_t value) {
+Status IpcSetAttr(core::Runtime& runtime, const char* key_text, int type, uint64_t value) {
   ACLSIM_RETURN_IF_ERROR(ParseKey(key_text).status());
   if (type != 0) {  // ACL_RT_IPC_MEM_ATTR_ACCESS_LINK
     return Err(StatusCode::kInvalidParam, "type {} is not an aclrtIpcMemAttrType", type);
@@ -196,9 +203,10 @@ Status IpcSetAttr(const char* key_text, int type, uint64_t value) {
     return Err(StatusCode::kInvalidParam, "attr {} is not an ACL_RT_IPC_MEM_ATTR_ACCESS_LINK_*",
                value);
   }
-  std::lock_guard<std::mutex> lock(g_mu);
-  auto it = g_exports.find(key_text);
-  if (it == g_exports.end()) {
+  auto keys = runtime.attachments().Get<IpcKeys>();
+  std::lock_guard<std::mutex> lock(keys->mu);
+  auto it = keys->exports.find(key_text);
+  if (it == keys->exports.end()) {
     return Err(StatusCode::kInvalidParam, "key \"{}\" was not exported by this process", key_text);
   }
   it->second.attrs[type] = value;

@@ -29,7 +29,7 @@ Status IpcExport(core::Runtime& runtime, void* ptr, size_t size, char* key, size
                  uint64_t flags);
 Result<void*> IpcImport(core::Runtime& runtime, const char* key, uint64_t flags);
 Status IpcClose(core::Runtime& runtime, const char* key);
-Status IpcSetImportPids(const char* key, const int32_t* pids, size_t count);
-Status IpcSetAttr(const char* key, int type, uint64_t value);
+Status IpcSetImportPids(core::Runtime& runtime, const char* key, const int32_t* pids, size_t count);
+Status IpcSetAttr(core::Runtime& runtime, const char* key, int type, uint64_t value);
 
 }  // namespace aclsim::feature

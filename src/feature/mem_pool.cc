@@ -58,9 +58,12 @@ Result<std::shared_ptr<MemPool>> PoolOf(void* handle) {
   return core::LookupHandle<MemPool>(handle, "memPool");
 }
 
-// Live pools by their heap (FreeAsync finds the heap through the device).
-std::mutex g_pools_mu;
-std::map<const core::CachingAllocator*, std::weak_ptr<MemPool>> g_pools;
+// A device's live pools by their heap (FreeAsync finds the heap through the device): a device
+// attachment (core/attachments.h), so a reset forgets them.
+struct Pools {
+  std::mutex mu;
+  std::map<const core::CachingAllocator*, std::weak_ptr<MemPool>> by_heap;
+};
 
 }  // namespace
 
@@ -85,8 +88,9 @@ Result<void*> CreatePool(core::Runtime& runtime, uint32_t alloc_type, uint32_t h
   auto pool = core::MakeHandleObject<MemPool>(device, max_size);
   device->AttachHeap(pool->heap_ptr());
   {
-    std::lock_guard<std::mutex> lock(g_pools_mu);
-    g_pools[&pool->heap()] = pool;
+    auto pools = device->attachments().Get<Pools>();
+    std::lock_guard<std::mutex> lock(pools->mu);
+    pools->by_heap[&pool->heap()] = pool;
   }
   return core::PublishHandle(pool);
 }
@@ -103,9 +107,9 @@ Status DestroyPool(void* handle) {
   ACLSIM_RETURN_IF_ERROR(core::RetireHandle<MemPool>(handle, "memPool").status());
   if (pool->heap().Stats().pending > 0) pool->device()->segments().WaitIdle();
   pool->device()->DetachHeap(&pool->heap());
-  {
-    std::lock_guard<std::mutex> lock(g_pools_mu);
-    g_pools.erase(&pool->heap());
+  if (auto pools = pool->device()->attachments().Find<Pools>()) {
+    std::lock_guard<std::mutex> lock(pools->mu);
+    pools->by_heap.erase(&pool->heap());
   }
   (void)pool->heap().ReleaseAll();
   return Status::Ok();
@@ -218,10 +222,10 @@ Status PoolFreeAsync(core::Runtime& runtime, void* ptr, const void* stream) {
     }
   }
   std::shared_ptr<MemPool> pool;
-  {
-    std::lock_guard<std::mutex> lock(g_pools_mu);
-    auto it = g_pools.find(heap.get());
-    if (it != g_pools.end()) pool = it->second.lock();
+  if (auto pools = device->attachments().Find<Pools>()) {
+    std::lock_guard<std::mutex> lock(pools->mu);
+    auto it = pools->by_heap.find(heap.get());
+    if (it != pools->by_heap.end()) pool = it->second.lock();
   }
   // A release threshold set by the user: wholly free segments beyond it go back at once.
   const uint64_t threshold = pool ? pool->release_threshold.load() : 0;

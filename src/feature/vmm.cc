@@ -66,9 +66,12 @@ Result<std::shared_ptr<core::Device>> DeviceOfVa(core::Runtime& runtime, const v
   return device;
 }
 
-// aclrtMemSetAccess flags, by (device, mapping start) and location (type << 32 | id).
-std::mutex g_access_mu;
-std::map<std::pair<const core::Device*, const void*>, std::map<uint64_t, uint64_t>> g_access;
+// aclrtMemSetAccess flags of a device's mappings, by mapping start and location
+// (type << 32 | id): a device attachment, so a reset forgets them.
+struct AccessFlags {
+  std::mutex mu;
+  std::map<const void*, std::map<uint64_t, uint64_t>> by_mapping;
+};
 
 uint64_t LocationKey(uint32_t type, uint32_t id) { return (uint64_t{type} << 32) | id; }
 
@@ -85,9 +88,12 @@ Result<std::pair<std::shared_ptr<core::Device>, core::Allocation>> MappingOf(cor
   return std::make_pair(device, *mapping);
 }
 
-// aclrtMemSetPidToShareableHandle lists, by shareable handle.
-std::mutex g_share_mu;
-std::map<uint64_t, std::vector<int32_t>> g_share_pids;
+// aclrtMemSetPidToShareableHandle lists, by shareable handle: a runtime attachment, so
+// aclFinalize forgets them.
+struct SharePids {
+  std::mutex mu;
+  std::map<uint64_t, std::vector<int32_t>> by_handle;
+};
 
 }  // namespace
 
@@ -180,8 +186,10 @@ Status UnmapMem(core::Runtime& runtime, void* va) {
   ACLSIM_ASSIGN_OR_RETURN(auto backend, device->backend());
   ACLSIM_RETURN_IF_ERROR(backend->UnmapPhysical(va));
   (void)device->mapped().Erase(va);
-  std::lock_guard<std::mutex> lock(g_access_mu);
-  g_access.erase({device.get(), va});
+  if (auto access = device->attachments().Find<AccessFlags>()) {
+    std::lock_guard<std::mutex> lock(access->mu);
+    access->by_mapping.erase(va);
+  }
   return Status::Ok();
 }
 
@@ -201,20 +209,22 @@ Status SetAccess(core::Runtime& runtime, void* va, size_t size, uint32_t locatio
     return Err(StatusCode::kInvalidParam, "location.type {} is not HOST or DEVICE", location_type);
   }
   ACLSIM_ASSIGN_OR_RETURN(auto mapping, MappingOf(runtime, va, size));
-  std::lock_guard<std::mutex> lock(g_access_mu);
-  g_access[{mapping.first.get(), mapping.second.base}][LocationKey(location_type, location_id)] =
-      flags;
+  auto access = mapping.first->attachments().Get<AccessFlags>();
+  std::lock_guard<std::mutex> lock(access->mu);
+  access->by_mapping[mapping.second.base][LocationKey(location_type, location_id)] = flags;
   return Status::Ok();
 }
 
 Result<uint64_t> GetAccess(core::Runtime& runtime, void* va, uint32_t location_type,
                            uint32_t location_id) {
   ACLSIM_ASSIGN_OR_RETURN(auto mapping, MappingOf(runtime, va, 1));
-  std::lock_guard<std::mutex> lock(g_access_mu);
-  auto entry = g_access.find({mapping.first.get(), mapping.second.base});
-  if (entry != g_access.end()) {
-    auto flags = entry->second.find(LocationKey(location_type, location_id));
-    if (flags != entry->second.end()) return flags->second;
+  if (auto access = mapping.first->attachments().Find<AccessFlags>()) {
+    std::lock_guard<std::mutex> lock(access->mu);
+    auto entry = access->by_mapping.find(mapping.second.base);
+    if (entry != access->by_mapping.end()) {
+      auto flags = entry->second.find(LocationKey(location_type, location_id));
+      if (flags != entry->second.end()) return flags->second;
+    }
   }
   const bool own =
       location_type == kLocationDevice && static_cast<int32_t>(location_id) == mapping.first->id();
@@ -231,14 +241,15 @@ Result<uint64_t> ExportShareable(void* handle) {
   return (static_cast<uint64_t>(getpid()) << 32) | static_cast<uint32_t>(fd);
 }
 
-Status SetSharePids(uint64_t shareable, const int32_t* pids, size_t count) {
+Status SetSharePids(core::Runtime& runtime, uint64_t shareable, const int32_t* pids, size_t count) {
   if (count == 0) return Err(StatusCode::kInvalidParam, "pidNum must be greater than 0");
   constexpr size_t kMaxPids = 65536;  // more processes than a host runs
   if (count > kMaxPids) {
     return Err(StatusCode::kInvalidParam, "pidNum {} is more than {} processes", count, kMaxPids);
   }
-  std::lock_guard<std::mutex> lock(g_share_mu);
-  std::vector<int32_t>& list = g_share_pids[shareable];
+  auto share = runtime.attachments().Get<SharePids>();
+  std::lock_guard<std::mutex> lock(share->mu);
+  std::vector<int32_t>& list = share->by_handle[shareable];
   list.insert(list.end(), pids, pids + count);
   return Status::Ok();
 }

@@ -81,7 +81,7 @@ Result<uint64_t> GetAccess(core::Runtime& runtime, void* va, uint32_t location_t
                            uint32_t location_id);
 
 Result<uint64_t> ExportShareable(void* handle);
-Status SetSharePids(uint64_t shareable, const int32_t* pids, size_t count);
+Status SetSharePids(core::Runtime& runtime, uint64_t shareable, const int32_t* pids, size_t count);
 // Returns the new aclrtDrvMemHandle, on device `device_id` (open in this process).
 Result<void*> ImportShareable(core::Runtime& runtime, uint64_t shareable, int32_t device_id);
 
