@@ -43,6 +43,23 @@ TEST_F(AclTest, RegisteredHostMemoryHasADeviceAddressAndCopiesAsync) {
   ASSERT_ACL_OK(aclrtFree(dev));
 }
 
+TEST_F(AclTest, HostRegistrationsEndWithTheInitThatMadeThem) {
+  // Registered and never unregistered, ten inits in a row: each aclFinalize forgets the
+  // registration, so the next init sees no trace of it and may register the range again.
+  std::vector<uint8_t> user(64 << 10);
+  for (int round = 0; round < 10; ++round) {
+    void* inner = nullptr;
+    EXPECT_ACL_ERR(kBadParam, aclrtHostGetDevicePointer, user.data(), &inner, 0);
+    EXPECT_ACL_ERR(kBadParam, aclrtHostUnregister, user.data());
+    void* dev_view = nullptr;
+    ASSERT_ACL_OK(aclrtHostRegister(user.data(), user.size(), ACL_HOST_REGISTER_MAPPED, &dev_view));
+    ASSERT_ACL_OK(aclrtHostGetDevicePointer(user.data(), &inner, 0));
+    Shutdown();
+    ASSERT_ACL_OK(aclInit(nullptr));
+    ASSERT_ACL_OK(aclrtSetDevice(0));
+  }
+}
+
 TEST_F(AclTest, HostRegistrationRefusesBadArguments) {
   std::vector<uint8_t> user(4096);
   void* dev_view = nullptr;
