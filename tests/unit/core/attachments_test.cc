@@ -32,7 +32,7 @@ TEST(AttachmentsTest, ClearForgetsEverySlotButHoldersKeepTheirs) {
   attachments.Clear();
   EXPECT_EQ(attachments.size(), 0u);
   EXPECT_EQ(attachments.Find<Tally>(), nullptr);
-  EXPECT_EQ(held->value, 3);                        // still valid for its holder
+  EXPECT_EQ(held->value, 3);                      // still valid for its holder
   EXPECT_EQ(attachments.Get<Tally>()->value, 0);  // a fresh slot
 }
 
