@@ -16,17 +16,18 @@
 
 #include "bench/bench_report.h"
 #include "core/op_cache.h"
-#include "sim/ops/op_library.h"
+#include "ops/op_library.h"
 
 namespace {
 
 namespace driver = aclsim::driver;
+namespace ops = aclsim::ops;
 
-driver::OpCall AddCall(int64_t n) {
-  driver::OpCall call;
+ops::OpCall AddCall(int64_t n) {
+  ops::OpCall call;
   call.type = "Add";
-  driver::TensorDesc desc;
-  desc.dtype = driver::DataType::kFloat16;
+  ops::TensorDesc desc;
+  desc.dtype = ops::DataType::kFloat16;
   desc.dims = {n, 64};
   call.inputs = {desc, desc};
   call.outputs = {desc};
@@ -41,8 +42,8 @@ driver::DeviceProps Props() {
   return props;
 }
 
-aclsim::core::OpCache::CompileFn CompileOf(const driver::OpCall& call) {
-  return [call]() { return aclsim::sim::ops::SimOpLibrary::Instance().Compile(call, Props()); };
+aclsim::core::OpCache::CompileFn CompileOf(const ops::OpCall& call) {
+  return [call]() { return aclsim::ops::OpLibrary::Builtin().Compile(call, Props()); };
 }
 
 void BM_ReferenceUnorderedMapFind(benchmark::State& state) {

@@ -13,11 +13,11 @@
 
 #include "bench/figures.h"
 #include "driver/registry.h"
+#include "ops/work_builders.h"
 #include "sim/cost_model.h"
 #include "sim/register.h"
 #include "sim/sim_device.h"
 #include "sim/soc_profile.h"
-#include "sim/work_builders.h"
 
 namespace {
 
@@ -94,7 +94,7 @@ Task EventTask(TaskKind kind, uint32_t event) {
 Task Gemm(uint64_t m, uint64_t n, uint64_t k, DtypeClass dtype = DtypeClass::kFp16) {
   Task t;
   t.kind = TaskKind::kKernel;
-  t.work = aclsim::sim::MatmulWork(m, n, k, dtype, &t.blocks);
+  t.work = aclsim::ops::MatmulWork(m, n, k, dtype, &t.blocks);
   t.label = "MatMul";
   return t;
 }
@@ -104,7 +104,7 @@ Task Add(uint64_t tensor_bytes, const Device& d) {
   t.kind = TaskKind::kKernel;
   t.engine = aclsim::driver::Engine::kAiVector;
   t.blocks = d.props().vector_core_num;
-  t.work = aclsim::sim::ElementwiseWork(tensor_bytes / 2, 2, DtypeClass::kFp16, t.blocks,
+  t.work = aclsim::ops::ElementwiseWork(tensor_bytes / 2, 2, DtypeClass::kFp16, t.blocks,
                                         d.props().ub_bytes);
   t.label = "Add";
   return t;

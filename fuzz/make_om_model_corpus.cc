@@ -17,8 +17,8 @@ using aclsim::core::ModelFile;
 using aclsim::core::ModelNode;
 using aclsim::core::ModelTensor;
 using aclsim::core::WeightRange;
-using aclsim::driver::DataType;
-using aclsim::driver::Format;
+using aclsim::ops::DataType;
+using aclsim::ops::Format;
 
 ModelTensor Tensor(const char* name, DataType dtype, std::vector<int64_t> dims,
                    Format format = Format::kNd) {

@@ -9,12 +9,12 @@
 
 #include "convert/onnx_import.h"
 #include "core/model_file.h"
-#include "sim/ops/op_library.h"
+#include "ops/op_library.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   aclsim::convert::OnnxImportOptions options;
   auto model = aclsim::convert::ImportOnnx(data, size, "fuzz.onnx", options,
-                                           aclsim::sim::ops::SimOpLibrary::Instance());
+                                           aclsim::ops::OpLibrary::Builtin());
   if (!model.ok()) return 0;
   if (!aclsim::core::ValidateModel(model.value(), "fuzz.om").ok()) std::abort();
   const auto bytes = aclsim::core::SerializeModel(model.value());

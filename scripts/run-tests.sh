@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Quick start 2: install what is missing, then build and pass the whole test suite:
-# format check, a release build, an ASan+UBSan build and a TSan build, each running every
-# test (unit, driver conformance, ABI, API, examples, SDK install), the release API tests
-# and examples once more with the memory checker on, and each libFuzzer target for a bounded
+# format check, layering check (scripts/check-layers.py), a release build, an ASan+UBSan
+# build and a TSan build, each running every test (unit, driver conformance, ABI, API,
+# examples, SDK install), the release API tests and examples once more with the memory
+# checker on, and each libFuzzer target for a bounded
 # time (scripts/run-fuzz.sh; built in the ASan+UBSan tree when clang builds it, else in
 # build/fuzz; ACLSIM_FUZZ_SECONDS per target at most, default 60; a fixed seed and number of
 # runs), and clang-tidy (beside the release tests, over the ASan+UBSan tree's unity sources).
@@ -12,6 +13,8 @@ scripts/install-deps.sh
 
 echo "=== [${SECONDS}s] format check"
 scripts/check-format.sh
+echo "=== [${SECONDS}s] layering check"
+python3 scripts/check-layers.py
 
 passed=0
 failed=0

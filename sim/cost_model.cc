@@ -2,7 +2,7 @@
 
 #include <algorithm>
 
-#include "sim/cost_math.h"
+#include "common/int_math.h"
 #include "sim/kernel_cost.h"
 
 namespace aclsim::sim {

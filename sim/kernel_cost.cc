@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <initializer_list>
 
-#include "sim/cost_math.h"
+#include "common/int_math.h"
 
 namespace aclsim::sim {
 namespace {

@@ -2,7 +2,6 @@
 
 #include <utility>
 
-#include "sim/ops/op_library.h"
 #include "sim/sim_device.h"
 
 namespace aclsim::sim {
@@ -19,8 +18,6 @@ Result<driver::DeviceProps> SimDriver::Props(uint32_t physical_id) const {
   }
   return config_.props;
 }
-
-const driver::OpLibrary* SimDriver::op_library() const { return &ops::SimOpLibrary::Instance(); }
 
 Status SimDriver::OpenDevice(uint32_t physical_id, std::unique_ptr<driver::Device>* device) {
   if (device == nullptr) return Err(StatusCode::kInvalidParam, "OpenDevice: device is NULL");

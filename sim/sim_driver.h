@@ -28,8 +28,6 @@ class SimDriver final : public driver::Driver {
   // kInvalidDevice for a bad id or a device that is already open; kBadAlloc if the device
   // memory cannot be reserved.
   Status OpenDevice(uint32_t physical_id, std::unique_ptr<driver::Device>* device) override;
-  // The simulator's op library (sim/ops), shared by every sim driver.
-  const driver::OpLibrary* op_library() const override;
 
   const BackendConfig& config() const { return config_; }
 

@@ -14,6 +14,7 @@
 #include "api/op_objects.h"
 #include "core/op_executor.h"
 #include "core/runtime.h"
+#include "ops/formats.h"
 
 using aclsim::Err;
 using aclsim::Result;
@@ -21,11 +22,11 @@ using aclsim::Status;
 using aclsim::StatusCode;
 namespace api = aclsim::api;
 namespace core = aclsim::core;
-namespace driver = aclsim::driver;
+namespace ops = aclsim::ops;
 
 namespace aclsim::api {
 Status ExecuteOnStream(core::OpLaunch launch, aclrtStream stream,
-                       std::vector<driver::TensorDesc>* resolved);
+                       std::vector<ops::TensorDesc>* resolved);
 }  // namespace aclsim::api
 
 namespace {
@@ -66,33 +67,32 @@ Status CheckCompute(const aclComputeType& type) {
   return Status::Ok();
 }
 
-Result<driver::DataType> ReadType(const aclDataType& type, const char* what) {
+Result<ops::DataType> ReadType(const aclDataType& type, const char* what) {
   const int value = api::EnumValue(type);
   switch (value) {
     case ACL_FLOAT16:
     case ACL_FLOAT:
     case ACL_INT8:
     case ACL_INT32:
-      return static_cast<driver::DataType>(value);
+      return static_cast<ops::DataType>(value);
     default:
       return Err(StatusCode::kUnsupportedDataType,
                  "{} {} is not supported by aclblas (FLOAT16, FLOAT, INT8, INT32)", what, value);
   }
 }
 
-core::OpTensorArg Matrix(driver::DataType dtype, int64_t rows, int64_t cols, Trans trans,
+core::OpTensorArg Matrix(ops::DataType dtype, int64_t rows, int64_t cols, Trans trans,
                          const void* data) {
   core::OpTensorArg arg;
   arg.desc.dtype = dtype;
-  arg.desc.format = driver::Format::kNd;
+  arg.desc.format = ops::Format::kNd;
   arg.desc.dims =
       trans.transposed ? std::vector<int64_t>{cols, rows} : std::vector<int64_t>{rows, cols};
-  if (trans.nz) arg.desc.storage_format = driver::Format::kFractalNz;
+  if (trans.nz) arg.desc.storage_format = ops::Format::kFractalNz;
   arg.data = const_cast<void*>(data);
   arg.size = arg.desc.ByteSize();
   if (trans.nz) {
-    auto storage =
-        driver::StorageDims(arg.desc.format, arg.desc.dims, dtype, driver::Format::kFractalNz);
+    auto storage = ops::StorageDims(arg.desc.format, arg.desc.dims, dtype, ops::Format::kFractalNz);
     if (storage.ok()) {
       arg.desc.storage_dims = storage.value();
       arg.size = arg.desc.ByteSize();
@@ -101,19 +101,19 @@ core::OpTensorArg Matrix(driver::DataType dtype, int64_t rows, int64_t cols, Tra
   return arg;
 }
 
-core::OpTensorArg Scalar(driver::DataType dtype, const void* data) {
+core::OpTensorArg Scalar(ops::DataType dtype, const void* data) {
   core::OpTensorArg arg;
   arg.desc.dtype = dtype;
   arg.desc.dims = {};  // a scalar, as CANN's GEMM single-op JSON describes alpha and beta
   arg.data = const_cast<void*>(data);
-  arg.size = driver::DataTypeSize(dtype);
+  arg.size = ops::DataTypeSize(dtype);
   return arg;
 }
 
 struct GemmSpec {
   Trans ta, tb;
   int m = 0, n = 0, k = 0;
-  driver::DataType type_a{}, type_b{}, type_c{};
+  ops::DataType type_a{}, type_b{}, type_c{};
 };
 
 Result<GemmSpec> ReadGemm(const aclTransType& transA, const aclTransType& transB,
@@ -134,21 +134,21 @@ Result<GemmSpec> ReadGemm(const aclTransType& transA, const aclTransType& transB
   ACLSIM_ASSIGN_OR_RETURN(spec.type_a, ReadType(dataTypeA, "dataTypeA"));
   ACLSIM_ASSIGN_OR_RETURN(spec.type_b, ReadType(dataTypeB, "dataTypeB"));
   ACLSIM_ASSIGN_OR_RETURN(spec.type_c, ReadType(dataTypeC, "dataTypeC"));
-  const bool int8 = spec.type_a == driver::DataType::kInt8;
+  const bool int8 = spec.type_a == ops::DataType::kInt8;
   if (spec.type_a != spec.type_b) {
     return Err(StatusCode::kUnsupportedDataType, "dataTypeA and dataTypeB must be equal");
   }
   const bool ok_combo =
-      (int8 && spec.type_c == driver::DataType::kInt32) ||
-      (spec.type_a == driver::DataType::kFloat16 &&
-       (spec.type_c == driver::DataType::kFloat16 || spec.type_c == driver::DataType::kFloat)) ||
-      (spec.type_a == driver::DataType::kFloat && spec.type_c == driver::DataType::kFloat);
+      (int8 && spec.type_c == ops::DataType::kInt32) ||
+      (spec.type_a == ops::DataType::kFloat16 &&
+       (spec.type_c == ops::DataType::kFloat16 || spec.type_c == ops::DataType::kFloat)) ||
+      (spec.type_a == ops::DataType::kFloat && spec.type_c == ops::DataType::kFloat);
   if (!ok_combo) {
     return Err(StatusCode::kUnsupportedDataType,
                "unsupported type combination A={} B={} C={} (supported: FLOAT16 x FLOAT16 -> "
                "FLOAT16/FLOAT, FLOAT x FLOAT -> FLOAT, INT8 x INT8 -> INT32)",
-               driver::DataTypeName(spec.type_a), driver::DataTypeName(spec.type_b),
-               driver::DataTypeName(spec.type_c));
+               ops::DataTypeName(spec.type_a), ops::DataTypeName(spec.type_b),
+               ops::DataTypeName(spec.type_c));
   }
   spec.m = m;
   spec.n = n;

@@ -19,7 +19,7 @@ using aclsim::Status;
 using aclsim::StatusCode;
 namespace api = aclsim::api;
 namespace core = aclsim::core;
-namespace driver = aclsim::driver;
+namespace ops = aclsim::ops;
 
 namespace {
 
@@ -85,8 +85,8 @@ Status InputDims(const aclmdlDesc* desc, size_t index, aclmdlIODims* dims) {
 }
 
 // Output `index` as the described model's latest execution produced it.
-aclsim::driver::TensorDesc CurrentOutput(const aclmdlDesc& desc, const core::CompiledModel& model,
-                                         size_t index) {
+aclsim::ops::TensorDesc CurrentOutput(const aclmdlDesc& desc, const core::CompiledModel& model,
+                                      size_t index) {
   if (auto loaded = desc.model.lock()) return loaded->CurrentOutputDesc(index);
   return model.OutputDesc(index, model.largest_gear);
 }
@@ -271,7 +271,7 @@ const char* aclmdlGetOpAttr(aclmdlDesc* modelDesc, const char* opName, const cha
       }
       std::string& value = object->op_attrs[std::string(opName) + '\n' + attr];
       const auto* text = std::get_if<std::string>(&it->second);  // strings as they are
-      value = text != nullptr ? *text : driver::AttrValueToString(it->second);
+      value = text != nullptr ? *text : ops::AttrValueToString(it->second);
       return value.c_str();
     }
     return Err(StatusCode::kInvalidParam, "the model has no op named '{}'", opName);

@@ -61,11 +61,11 @@ bool IsGearInput(const core::CompiledModel& model, size_t index) {
   return !file.gears.gears.empty() && index == file.inputs.size();
 }
 
-driver::TensorDesc ModelInputDesc(const core::CompiledModel& model, size_t index, size_t gear) {
+ops::TensorDesc ModelInputDesc(const core::CompiledModel& model, size_t index, size_t gear) {
   if (!IsGearInput(model, index)) return model.InputDesc(index, gear);
-  driver::TensorDesc desc;
-  desc.dtype = driver::DataType::kInt64;
-  desc.format = driver::Format::kNd;
+  ops::TensorDesc desc;
+  desc.dtype = ops::DataType::kInt64;
+  desc.format = ops::Format::kNd;
   desc.dims = {static_cast<int64_t>(GearWidth(model))};
   desc.name = ACL_DYNAMIC_TENSOR_NAME;
   return desc;

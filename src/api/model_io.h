@@ -30,7 +30,7 @@ size_t ModelInputCount(const core::CompiledModel& model);
 bool IsGearInput(const core::CompiledModel& model, size_t index);
 // The descriptor of API input `index` (< ModelInputCount) under `gear`; the gear input's is
 // INT64 ND {values per gear}.
-driver::TensorDesc ModelInputDesc(const core::CompiledModel& model, size_t index, size_t gear);
+ops::TensorDesc ModelInputDesc(const core::CompiledModel& model, size_t index, size_t gear);
 
 struct ModelBuffers {
   std::vector<core::OpBuffer> inputs;  // the graph's inputs (the gear input left out)

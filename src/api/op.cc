@@ -15,7 +15,7 @@ using aclsim::Status;
 using aclsim::StatusCode;
 namespace api = aclsim::api;
 namespace core = aclsim::core;
-namespace driver = aclsim::driver;
+namespace ops = aclsim::ops;
 
 namespace aclsim::api {
 
@@ -55,8 +55,8 @@ Result<std::vector<core::OpTensorArg>> TensorArgs(int count, const aclTensorDesc
   return args;
 }
 
-Result<driver::AttrMap> AttrsOf(const aclopAttr* attr) {
-  if (attr == nullptr) return driver::AttrMap{};
+Result<ops::AttrMap> AttrsOf(const aclopAttr* attr) {
+  if (attr == nullptr) return ops::AttrMap{};
   ACLSIM_ASSIGN_OR_RETURN(auto found, core::LookupHandle<aclopAttr>(attr, "attr"));
   return found->attrs;
 }
@@ -67,12 +67,12 @@ Status CheckOpType(const char* op_type) {
   return Status::Ok();
 }
 
-void UpdateOutputDescs(const std::vector<driver::TensorDesc>& resolved, int count,
+void UpdateOutputDescs(const std::vector<ops::TensorDesc>& resolved, int count,
                        aclTensorDesc* const* descs) {
   for (int i = 0; i < count && static_cast<size_t>(i) < resolved.size(); ++i) {
     auto desc = core::LookupHandle<aclTensorDesc>(descs[i], "outputDesc");
     if (!desc.ok()) continue;
-    const driver::TensorDesc& out = resolved[static_cast<size_t>(i)];
+    const ops::TensorDesc& out = resolved[static_cast<size_t>(i)];
     if (desc.value()->desc.dims != out.dims) desc.value()->desc.dims = out.dims;
     desc.value()->desc.dtype = out.dtype;
     desc.value()->unknown_rank = false;
@@ -131,7 +131,7 @@ Status ExecuteRememberedCall(const char* op_type, int num_inputs,
   }
   // Lookups keep every object alive for the call.
   std::array<std::shared_ptr<aclTensorDesc>, kMaxArgs> descs;
-  std::array<const driver::TensorDesc*, kMaxArgs> desc_views;  // [0, count) set below
+  std::array<const ops::TensorDesc*, kMaxArgs> desc_views;  // [0, count) set below
   std::array<core::OpBuffer, kMaxArgs> buffers;
   const int count = num_inputs + num_outputs;
   for (int i = 0; i < count; ++i) {
@@ -189,7 +189,7 @@ Status ExecuteRememberedCall(const char* op_type, int num_inputs,
 }  // namespace
 
 Status ExecuteOnStream(core::OpLaunch launch, aclrtStream stream,
-                       std::vector<driver::TensorDesc>* resolved) {
+                       std::vector<ops::TensorDesc>* resolved) {
   ACLSIM_ASSIGN_OR_RETURN(auto runtime, core::Runtime::Get());
   ACLSIM_ASSIGN_OR_RETURN(auto resolved_stream, runtime->ResolveStream(stream, "stream"));
   const auto dump = runtime->dump().SingleOpTarget();  // null unless a single-op dump is on
@@ -225,7 +225,7 @@ aclError aclopExecuteV2(const char* opType, int numInputs, aclTensorDesc* inputD
     if (launched) return Status::Ok();
     ACLSIM_ASSIGN_OR_RETURN(auto launch, MakeLaunch(opType, numInputs, inputDesc, inputs,
                                                     numOutputs, outputDesc, outputs, attr));
-    std::vector<driver::TensorDesc> resolved;
+    std::vector<ops::TensorDesc> resolved;
     ACLSIM_RETURN_IF_ERROR(api::ExecuteOnStream(std::move(launch), stream, &resolved));
     api::UpdateOutputDescs(resolved, numOutputs, outputDesc);
     return Status::Ok();
@@ -241,7 +241,7 @@ aclError aclopCreateHandle(const char* opType, int numInputs,
     ACLSIM_ASSIGN_OR_RETURN(auto launch, MakeLaunch(opType, numInputs, inputDesc, nullptr,
                                                     numOutputs, outputDesc, nullptr, attr));
     ACLSIM_ASSIGN_OR_RETURN(auto runtime, core::Runtime::Get());
-    driver::OpCall call;
+    ops::OpCall call;
     call.type = launch.type;
     call.attrs = launch.attrs;
     for (const auto& in : launch.inputs) call.inputs.push_back(in.desc);
@@ -372,7 +372,7 @@ aclError aclopUpdateParams(const char* opType, int numInputs,
                                                     numOutputs, outputDesc, nullptr, attr));
     ACLSIM_ASSIGN_OR_RETURN(auto runtime, core::Runtime::Get());
     ACLSIM_ASSIGN_OR_RETURN(auto context, runtime->CurrentContext());
-    driver::OpCall call;
+    ops::OpCall call;
     call.type = launch.type;
     call.attrs = launch.attrs;
     for (const auto& in : launch.inputs) call.inputs.push_back(in.desc);
@@ -401,8 +401,8 @@ aclError aclopInferShape(const char* opType, int numInputs, aclTensorDesc* input
         auto out_args, api::TensorArgs(numOutputs, outputDesc, nullptr, "outputDesc", nullptr));
     ACLSIM_ASSIGN_OR_RETURN(auto attrs, api::AttrsOf(attr));
     ACLSIM_ASSIGN_OR_RETURN(auto runtime, core::Runtime::Get());
-    ACLSIM_ASSIGN_OR_RETURN(const driver::OpLibrary* library, core::OpLibraryOf(*runtime));
-    driver::OpCall call;
+    const ops::OpLibrary* library = &core::OpLibraryOf(*runtime);
+    ops::OpCall call;
     call.type = opType;
     call.attrs = std::move(attrs);
     for (size_t i = 0; i < in_args.size(); ++i) call.inputs.push_back(in_args[i].desc);

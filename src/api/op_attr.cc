@@ -12,7 +12,7 @@ using aclsim::Status;
 using aclsim::StatusCode;
 namespace api = aclsim::api;
 namespace core = aclsim::core;
-namespace driver = aclsim::driver;
+namespace ops = aclsim::ops;
 
 namespace {
 
@@ -23,7 +23,7 @@ aclError SetAttr(const char* api_name, aclopAttr* attr, const char* name, Make&&
     ACLSIM_RETURN_IF_ERROR(api::CheckNotNull(name, "attrName"));
     if (*name == '\0') return Err(StatusCode::kInvalidParam, "attrName is empty");
     ACLSIM_ASSIGN_OR_RETURN(auto found, core::LookupHandle<aclopAttr>(attr, "attr"));
-    ACLSIM_ASSIGN_OR_RETURN(driver::AttrValue value, make());
+    ACLSIM_ASSIGN_OR_RETURN(ops::AttrValue value, make());
     found->attrs[name] = std::move(value);
     return Status::Ok();
   });
@@ -37,11 +37,11 @@ Status CheckList(int num, const void* values) {
   return Status::Ok();
 }
 
-Result<driver::DataType> DataTypeOf(int value) {
-  if (!driver::IsKnownDataType(value)) {
+Result<ops::DataType> DataTypeOf(int value) {
+  if (!ops::IsKnownDataType(value)) {
     return Err(StatusCode::kInvalidParam, "{} is not an aclDataType", value);
   }
-  return static_cast<driver::DataType>(value);
+  return static_cast<ops::DataType>(value);
 }
 
 }  // namespace
@@ -61,88 +61,88 @@ void aclopDestroyAttr(const aclopAttr* attr) {
 
 aclError aclopSetAttrBool(aclopAttr* attr, const char* attrName, uint8_t attrValue) {
   return SetAttr(__func__, attr, attrName,
-                 [&]() -> Result<driver::AttrValue> { return driver::AttrValue(attrValue != 0); });
+                 [&]() -> Result<ops::AttrValue> { return ops::AttrValue(attrValue != 0); });
 }
 
 aclError aclopSetAttrInt(aclopAttr* attr, const char* attrName, int64_t attrValue) {
   return SetAttr(__func__, attr, attrName,
-                 [&]() -> Result<driver::AttrValue> { return driver::AttrValue(attrValue); });
+                 [&]() -> Result<ops::AttrValue> { return ops::AttrValue(attrValue); });
 }
 
 aclError aclopSetAttrFloat(aclopAttr* attr, const char* attrName, float attrValue) {
   return SetAttr(__func__, attr, attrName,
-                 [&]() -> Result<driver::AttrValue> { return driver::AttrValue(attrValue); });
+                 [&]() -> Result<ops::AttrValue> { return ops::AttrValue(attrValue); });
 }
 
 aclError aclopSetAttrString(aclopAttr* attr, const char* attrName, const char* attrValue) {
-  return SetAttr(__func__, attr, attrName, [&]() -> Result<driver::AttrValue> {
+  return SetAttr(__func__, attr, attrName, [&]() -> Result<ops::AttrValue> {
     ACLSIM_RETURN_IF_ERROR(api::CheckNotNull(attrValue, "attrValue"));
-    return driver::AttrValue(std::string(attrValue));
+    return ops::AttrValue(std::string(attrValue));
   });
 }
 
 aclError aclopSetAttrDataType(aclopAttr* attr, const char* attrName, aclDataType attrValue) {
-  return SetAttr(__func__, attr, attrName, [&]() -> Result<driver::AttrValue> {
+  return SetAttr(__func__, attr, attrName, [&]() -> Result<ops::AttrValue> {
     ACLSIM_ASSIGN_OR_RETURN(auto dtype, DataTypeOf(api::EnumValue(attrValue)));
-    return driver::AttrValue(dtype);
+    return ops::AttrValue(dtype);
   });
 }
 
 aclError aclopSetAttrListDataType(aclopAttr* attr, const char* attrName, int numValues,
                                   const aclDataType values[]) {
-  return SetAttr(__func__, attr, attrName, [&]() -> Result<driver::AttrValue> {
+  return SetAttr(__func__, attr, attrName, [&]() -> Result<ops::AttrValue> {
     ACLSIM_RETURN_IF_ERROR(CheckList(numValues, values));
-    std::vector<driver::DataType> list;
+    std::vector<ops::DataType> list;
     for (int i = 0; i < numValues; ++i) {
       ACLSIM_ASSIGN_OR_RETURN(auto dtype, DataTypeOf(api::EnumValue(values[i])));
       list.push_back(dtype);
     }
-    return driver::AttrValue(std::move(list));
+    return ops::AttrValue(std::move(list));
   });
 }
 
 aclError aclopSetAttrListBool(aclopAttr* attr, const char* attrName, int numValues,
                               const uint8_t* values) {
-  return SetAttr(__func__, attr, attrName, [&]() -> Result<driver::AttrValue> {
+  return SetAttr(__func__, attr, attrName, [&]() -> Result<ops::AttrValue> {
     ACLSIM_RETURN_IF_ERROR(CheckList(numValues, values));
     std::vector<bool> list(static_cast<size_t>(numValues));
     for (int i = 0; i < numValues; ++i) list[static_cast<size_t>(i)] = values[i] != 0;
-    return driver::AttrValue(std::move(list));
+    return ops::AttrValue(std::move(list));
   });
 }
 
 aclError aclopSetAttrListInt(aclopAttr* attr, const char* attrName, int numValues,
                              const int64_t* values) {
-  return SetAttr(__func__, attr, attrName, [&]() -> Result<driver::AttrValue> {
+  return SetAttr(__func__, attr, attrName, [&]() -> Result<ops::AttrValue> {
     ACLSIM_RETURN_IF_ERROR(CheckList(numValues, values));
-    return driver::AttrValue(std::vector<int64_t>(values, values + numValues));
+    return ops::AttrValue(std::vector<int64_t>(values, values + numValues));
   });
 }
 
 aclError aclopSetAttrListFloat(aclopAttr* attr, const char* attrName, int numValues,
                                const float* values) {
-  return SetAttr(__func__, attr, attrName, [&]() -> Result<driver::AttrValue> {
+  return SetAttr(__func__, attr, attrName, [&]() -> Result<ops::AttrValue> {
     ACLSIM_RETURN_IF_ERROR(CheckList(numValues, values));
-    return driver::AttrValue(std::vector<float>(values, values + numValues));
+    return ops::AttrValue(std::vector<float>(values, values + numValues));
   });
 }
 
 aclError aclopSetAttrListString(aclopAttr* attr, const char* attrName, int numValues,
                                 const char** values) {
-  return SetAttr(__func__, attr, attrName, [&]() -> Result<driver::AttrValue> {
+  return SetAttr(__func__, attr, attrName, [&]() -> Result<ops::AttrValue> {
     ACLSIM_RETURN_IF_ERROR(CheckList(numValues, values));
     std::vector<std::string> list;
     for (int i = 0; i < numValues; ++i) {
       if (values[i] == nullptr) return Err(StatusCode::kInvalidParam, "values[{}] is NULL", i);
       list.emplace_back(values[i]);
     }
-    return driver::AttrValue(std::move(list));
+    return ops::AttrValue(std::move(list));
   });
 }
 
 aclError aclopSetAttrListListInt(aclopAttr* attr, const char* attrName, int numLists,
                                  const int* numValues, const int64_t* const values[]) {
-  return SetAttr(__func__, attr, attrName, [&]() -> Result<driver::AttrValue> {
+  return SetAttr(__func__, attr, attrName, [&]() -> Result<ops::AttrValue> {
     if (numLists < 0) return Err(StatusCode::kInvalidParam, "numLists {} is negative", numLists);
     if (numLists > 0 && (numValues == nullptr || values == nullptr)) {
       return Err(StatusCode::kInvalidParam, "numValues or values is NULL but numLists is {}",
@@ -156,6 +156,6 @@ aclError aclopSetAttrListListInt(aclopAttr* attr, const char* attrName, int numL
       }
       lists.emplace_back(values[i], values[i] + numValues[i]);
     }
-    return driver::AttrValue(std::move(lists));
+    return ops::AttrValue(std::move(lists));
   });
 }

@@ -16,11 +16,11 @@ using aclsim::Status;
 using aclsim::StatusCode;
 namespace api = aclsim::api;
 namespace core = aclsim::core;
-namespace driver = aclsim::driver;
+namespace ops = aclsim::ops;
 
 namespace aclsim::api {
 Status ExecuteOnStream(core::OpLaunch launch, aclrtStream stream,
-                       std::vector<driver::TensorDesc>* resolved);
+                       std::vector<ops::TensorDesc>* resolved);
 }  // namespace aclsim::api
 
 namespace {
@@ -80,7 +80,7 @@ aclError aclopCompile(const char* opType, int numInputs, const aclTensorDesc* co
                                                 outputDesc, nullptr, attr, false));
     ACLSIM_ASSIGN_OR_RETURN(auto runtime, core::Runtime::Get());
     ACLSIM_ASSIGN_OR_RETURN(auto context, runtime->CurrentContext());
-    driver::OpCall call;
+    ops::OpCall call;
     call.type = launch.type;
     call.attrs = launch.attrs;
     for (const auto& in : launch.inputs) call.inputs.push_back(in.desc);
@@ -116,7 +116,7 @@ aclError aclopCompileAndExecuteV2(const char* opType, int numInputs, aclTensorDe
     ACLSIM_RETURN_IF_ERROR(CheckCompileArgs(engineType, compileFlag));
     ACLSIM_ASSIGN_OR_RETURN(auto launch, Launch(opType, numInputs, inputDesc, inputs, numOutputs,
                                                 outputDesc, outputs, attr, true));
-    std::vector<driver::TensorDesc> resolved;
+    std::vector<ops::TensorDesc> resolved;
     ACLSIM_RETURN_IF_ERROR(api::ExecuteOnStream(std::move(launch), stream, &resolved));
     api::UpdateOutputDescs(resolved, numOutputs, outputDesc);
     return Status::Ok();

@@ -15,11 +15,11 @@
 #include "common/status.h"
 #include "core/handle_table.h"
 #include "core/op_executor.h"
-#include "driver/op_library.h"
+#include "ops/types.h"
 
 struct aclTensorDesc {
   static constexpr aclsim::core::HandleKind kHandleKind = aclsim::core::HandleKind::kTensorDesc;
-  aclsim::driver::TensorDesc desc;
+  aclsim::ops::TensorDesc desc;
   aclMemType placement = ACL_MEMTYPE_DEVICE;
   std::string dynamic_input;
   std::vector<std::pair<int64_t, int64_t>> value_range;
@@ -29,7 +29,7 @@ struct aclTensorDesc {
 
 struct aclopAttr {
   static constexpr aclsim::core::HandleKind kHandleKind = aclsim::core::HandleKind::kOpAttr;
-  aclsim::driver::AttrMap attrs;
+  aclsim::ops::AttrMap attrs;
 };
 
 struct aclopHandle {
@@ -52,11 +52,11 @@ Result<std::vector<core::OpTensorArg>> TensorArgs(int count, const aclTensorDesc
                                                   const aclDataBuffer* const* buffers,
                                                   const char* desc_what, const char* buffer_what);
 // The attributes of an optional aclopAttr (NULL = none).
-Result<driver::AttrMap> AttrsOf(const aclopAttr* attr);
+Result<ops::AttrMap> AttrsOf(const aclopAttr* attr);
 // Checks an op type argument.
 Status CheckOpType(const char* op_type);
 // Writes resolved output descriptors back (aclopExecuteV2 / aclopInferShape).
-void UpdateOutputDescs(const std::vector<driver::TensorDesc>& resolved, int count,
+void UpdateOutputDescs(const std::vector<ops::TensorDesc>& resolved, int count,
                        aclTensorDesc* const* descs);
 
 }  // namespace aclsim::api

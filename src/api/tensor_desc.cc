@@ -6,6 +6,7 @@
 #include "acl/acl.h"
 #include "api/api_call.h"
 #include "api/op_objects.h"
+#include "ops/formats.h"
 
 using aclsim::Err;
 using aclsim::Result;
@@ -13,7 +14,7 @@ using aclsim::Status;
 using aclsim::StatusCode;
 namespace api = aclsim::api;
 namespace core = aclsim::core;
-namespace driver = aclsim::driver;
+namespace ops = aclsim::ops;
 
 namespace {
 
@@ -29,9 +30,9 @@ Result<std::vector<int64_t>> ReadDims(int num_dims, const int64_t* dims, bool* u
   }
   std::vector<int64_t> out(dims, dims + num_dims);
   for (int i = 0; i < num_dims; ++i) {
-    if (out[i] == driver::kUnknownRank && num_dims == 1) {
+    if (out[i] == ops::kUnknownRank && num_dims == 1) {
       *unknown_rank = true;
-    } else if (out[i] < driver::kUnknownDim) {
+    } else if (out[i] < ops::kUnknownDim) {
       return Err(StatusCode::kInvalidParam,
                  "dims[{}] is {}; a dim is >= 0, -1 (unknown) or -2 alone (unknown rank)", i,
                  out[i]);
@@ -42,7 +43,7 @@ Result<std::vector<int64_t>> ReadDims(int num_dims, const int64_t* dims, bool* u
 
 Status CheckFormat(const aclFormat& format, const char* what) {
   const int value = api::EnumValue(format);
-  if (!driver::IsKnownFormat(value)) {
+  if (!ops::IsKnownFormat(value)) {
     return Err(StatusCode::kInvalidParam, "{} {} is not an aclFormat", what, value);
   }
   return Status::Ok();
@@ -58,15 +59,15 @@ aclTensorDesc* aclCreateTensorDesc(aclDataType dataType, int numDims, const int6
                                    aclFormat format) {
   return api::ValueCall<aclTensorDesc*>(__func__, nullptr, [&]() -> Result<aclTensorDesc*> {
     const int dtype = api::EnumValue(dataType);
-    if (!driver::IsKnownDataType(dtype)) {
+    if (!ops::IsKnownDataType(dtype)) {
       return Err(StatusCode::kInvalidParam, "dataType {} is not an aclDataType", dtype);
     }
     ACLSIM_RETURN_IF_ERROR(CheckFormat(format, "format"));
     bool unknown_rank = false;
     ACLSIM_ASSIGN_OR_RETURN(auto shape, ReadDims(numDims, dims, &unknown_rank));
     auto desc = core::MakeHandleObject<aclTensorDesc>();
-    desc->desc.dtype = static_cast<driver::DataType>(dtype);
-    desc->desc.format = static_cast<driver::Format>(api::EnumValue(format));
+    desc->desc.dtype = static_cast<ops::DataType>(dtype);
+    desc->desc.format = static_cast<ops::Format>(api::EnumValue(format));
     desc->desc.dims = std::move(shape);
     desc->unknown_rank = unknown_rank;
     return static_cast<aclTensorDesc*>(core::PublishHandle(desc));
@@ -234,9 +235,9 @@ aclError aclTransTensorDescFormat(const aclTensorDesc* srcDesc, aclFormat dstFor
     ACLSIM_RETURN_IF_ERROR(api::CheckNotNull(dstDesc, "dstDesc"));
     ACLSIM_ASSIGN_OR_RETURN(auto src, core::LookupHandle<aclTensorDesc>(srcDesc, "srcDesc"));
     ACLSIM_RETURN_IF_ERROR(CheckFormat(dstFormat, "dstFormat"));
-    const auto format = static_cast<driver::Format>(api::EnumValue(dstFormat));
-    ACLSIM_ASSIGN_OR_RETURN(auto storage, driver::StorageDims(src->desc.format, src->desc.dims,
-                                                              src->desc.dtype, format));
+    const auto format = static_cast<ops::Format>(api::EnumValue(dstFormat));
+    ACLSIM_ASSIGN_OR_RETURN(
+        auto storage, ops::StorageDims(src->desc.format, src->desc.dims, src->desc.dtype, format));
     auto dst = core::MakeHandleObject<aclTensorDesc>(*src);
     dst->desc.storage_format = format;
     dst->desc.storage_dims = std::move(storage);
@@ -252,7 +253,7 @@ aclError SetStorageFormat(const char* api_name, aclTensorDesc* tensorDesc,
   return api::ApiCall(api_name, [&]() -> Status {
     ACLSIM_ASSIGN_OR_RETURN(auto desc, Lookup(tensorDesc));
     ACLSIM_RETURN_IF_ERROR(CheckFormat(format, "format"));
-    desc->desc.storage_format = static_cast<driver::Format>(api::EnumValue(format));
+    desc->desc.storage_format = static_cast<ops::Format>(api::EnumValue(format));
     return Status::Ok();
   });
 }
@@ -290,7 +291,7 @@ aclError aclSetTensorOriginFormat(aclTensorDesc* tensorDesc, aclFormat format) {
   return api::ApiCall(__func__, [&]() -> Status {
     ACLSIM_ASSIGN_OR_RETURN(auto desc, Lookup(tensorDesc));
     ACLSIM_RETURN_IF_ERROR(CheckFormat(format, "format"));
-    desc->desc.format = static_cast<driver::Format>(api::EnumValue(format));
+    desc->desc.format = static_cast<ops::Format>(api::EnumValue(format));
     return Status::Ok();
   });
 }

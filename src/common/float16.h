@@ -1,6 +1,6 @@
 // IEEE 754 binary16 <-> binary32 conversion (round to nearest even), as the device does it.
 // NaNs come out quiet with their leading payload bits, as x86's F16C instructions give them
-// (sim/ops/half_batch.h uses those and must agree bit for bit).
+// (ops/half_batch.h uses those and must agree bit for bit).
 #pragma once
 
 #include <cstdint>

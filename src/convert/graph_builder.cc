@@ -9,9 +9,9 @@
 
 namespace aclsim::convert {
 
-using driver::DataType;
-using driver::Format;
-using driver::TensorDesc;
+using ops::DataType;
+using ops::Format;
+using ops::TensorDesc;
 
 namespace {
 
@@ -52,7 +52,7 @@ const driver::DeviceProps& FoldProps() {
 
 // Tile and Expand build index tables of their output's size while inferring shapes: refuse
 // outputs past 2^32 elements before asking the op library (hostile multiples / shapes).
-Status CheckOutputSize(const driver::OpCall& call) {
+Status CheckOutputSize(const ops::OpCall& call) {
   if ((call.type != "Tile" && call.type != "Expand") || call.inputs.size() < 2 ||
       !call.inputs[1].value) {
     return Status::Ok();
@@ -80,7 +80,7 @@ Status CheckOutputSize(const driver::OpCall& call) {
 
 }  // namespace
 
-GraphBuilder::GraphBuilder(const driver::OpLibrary& ops, PrecisionMode mode)
+GraphBuilder::GraphBuilder(const ops::OpLibrary& ops, PrecisionMode mode)
     : ops_(ops), mode_(mode) {}
 
 std::string GraphBuilder::UniqueValueName(const std::string& base, bool is_reserved_owner) {
@@ -223,7 +223,7 @@ Result<std::vector<int32_t>> GraphBuilder::EmitWithCasts(const std::string& node
 }
 
 Result<std::vector<int32_t>> GraphBuilder::EmitOne(const std::string& node_name, OpSpec op) {
-  driver::OpCall call;
+  ops::OpCall call;
   call.type = op.type;
   call.attrs = std::move(op.attrs);
   const std::vector<size_t> value_inputs = ops_.ValueInputs(op.type);
@@ -280,7 +280,7 @@ Result<std::vector<int32_t>> GraphBuilder::EmitOne(const std::string& node_name,
 
   // Outputs InferShape left unknown (dynamic shapes): the op's dtypes and ranks from a probe
   // with every unknown dim set to 1.
-  std::optional<driver::OpCall> probe;
+  std::optional<ops::OpCall> probe;
   for (const auto& out : call.outputs) {
     if (out.dtype == DataType::kUndefined) probe = Probe(call);
   }
@@ -298,7 +298,7 @@ Result<std::vector<int32_t>> GraphBuilder::EmitOne(const std::string& node_name,
     if (probe && j < probe->outputs.size() && v.desc.dtype == DataType::kUndefined) {
       const auto& p = probe->outputs[j];
       v.desc.dtype = p.dtype;
-      if (hint.dims.size() != p.dims.size()) hint.dims.assign(p.dims.size(), driver::kUnknownDim);
+      if (hint.dims.size() != p.dims.size()) hint.dims.assign(p.dims.size(), ops::kUnknownDim);
     }
     if (v.desc.dtype == DataType::kUndefined) v.desc.dtype = hint.dtype;
     if (v.desc.dtype == DataType::kUndefined) {
@@ -309,7 +309,7 @@ Result<std::vector<int32_t>> GraphBuilder::EmitOne(const std::string& node_name,
         }
       }
     }
-    const bool rank_unknown = v.desc.dims.size() == 1 && v.desc.dims[0] == driver::kUnknownRank;
+    const bool rank_unknown = v.desc.dims.size() == 1 && v.desc.dims[0] == ops::kUnknownRank;
     if (rank_unknown || (!v.desc.shape_known() && hint.dims.size() == v.desc.dims.size())) {
       v.desc.dims = hint.dims;
     }
@@ -323,11 +323,11 @@ Result<std::vector<int32_t>> GraphBuilder::EmitOne(const std::string& node_name,
   return result;
 }
 
-std::optional<driver::OpCall> GraphBuilder::Probe(const driver::OpCall& call) const {
-  driver::OpCall probe = call;
+std::optional<ops::OpCall> GraphBuilder::Probe(const ops::OpCall& call) const {
+  ops::OpCall probe = call;
   for (auto& in : probe.inputs) {
     if (in.absent()) continue;
-    if (in.dims.size() == 1 && in.dims[0] == driver::kUnknownRank) return std::nullopt;
+    if (in.dims.size() == 1 && in.dims[0] == ops::kUnknownRank) return std::nullopt;
     for (auto& d : in.dims) d = d < 0 ? 1 : d;
   }
   for (auto& out : probe.outputs) {
@@ -341,24 +341,24 @@ std::optional<driver::OpCall> GraphBuilder::Probe(const driver::OpCall& call) co
   return probe;
 }
 
-std::optional<std::vector<HostTensor>> GraphBuilder::Fold(const driver::OpCall& call,
+std::optional<std::vector<HostTensor>> GraphBuilder::Fold(const ops::OpCall& call,
                                                           const std::vector<int32_t>& inputs) {
   size_t out_bytes = 0;
   for (const auto& out : call.outputs) {
-    if (!out.shape_known() || driver::DataTypeSize(out.dtype) == 0) return std::nullopt;
+    if (!out.shape_known() || ops::DataTypeSize(out.dtype) == 0) return std::nullopt;
     out_bytes += out.ByteSize();
   }
   if (out_bytes > kMaxFoldBytes || folded_bytes_ + out_bytes > kMaxTotalFoldBytes) {
     return std::nullopt;
   }
-  driver::OpCall full = call;
+  ops::OpCall full = call;
   for (size_t i = 0; i < inputs.size(); ++i) {
     if (inputs[i] >= 0) full.inputs[i].value = *value(inputs[i]).data;
   }
   auto kernel = ops_.Compile(full, FoldProps());
   if (!kernel.ok()) return std::nullopt;
-  const driver::OpCall& resolved = kernel.value()->call();
-  std::vector<driver::KernelBuffer> in_bufs;
+  const ops::OpCall& resolved = kernel.value()->call();
+  std::vector<ops::KernelBuffer> in_bufs;
   for (size_t i = 0; i < inputs.size(); ++i) {
     if (inputs[i] < 0) {
       in_bufs.push_back({nullptr, 0});
@@ -368,7 +368,7 @@ std::optional<std::vector<HostTensor>> GraphBuilder::Fold(const driver::OpCall& 
     in_bufs.push_back({data.data(), data.size()});
   }
   std::vector<std::vector<uint8_t>> storage;
-  std::vector<driver::KernelBuffer> out_bufs;
+  std::vector<ops::KernelBuffer> out_bufs;
   storage.reserve(resolved.outputs.size());
   for (const auto& out : resolved.outputs) {
     const size_t bytes = out.ByteSize();
@@ -391,7 +391,7 @@ std::optional<std::vector<HostTensor>> GraphBuilder::Fold(const driver::OpCall& 
     t.dims = resolved.outputs[j].dims;
     if (kernel.value()->dynamic_output_shape()) t.dims = dynamic_dims[j];
     const auto count = ElementCount(t.dims);
-    const size_t bytes = static_cast<size_t>(count.value_or(0)) * driver::DataTypeSize(t.dtype);
+    const size_t bytes = static_cast<size_t>(count.value_or(0)) * ops::DataTypeSize(t.dtype);
     if (!count || bytes > out_bufs[j].size) return std::nullopt;
     storage[j].resize(bytes);
     t.data = std::move(storage[j]);

@@ -24,19 +24,19 @@
 #include "convert/onnx_import.h"
 #include "convert/onnx_tensor.h"
 #include "core/model_file.h"
-#include "driver/op_library.h"
+#include "ops/op_library.h"
 
 namespace aclsim::convert {
 
 // What ONNX's shape inference knows about a tensor: used for op outputs whose shapes the op
 // library cannot infer at convert time (dynamic shapes). dims [-2] = unknown rank.
 struct OutputHint {
-  driver::DataType dtype = driver::DataType::kUndefined;
-  std::vector<int64_t> dims = {driver::kUnknownRank};
+  ops::DataType dtype = ops::DataType::kUndefined;
+  std::vector<int64_t> dims = {ops::kUnknownRank};
 };
 
 struct Value {
-  driver::TensorDesc desc;                   // name, dtype, format, dims; no desc.value
+  ops::TensorDesc desc;                      // name, dtype, format, dims; no desc.value
   std::optional<std::vector<uint8_t>> data;  // contents when known at convert time
   int32_t tensor = -1;                       // ModelFile tensor id once materialised
 };
@@ -46,7 +46,7 @@ struct Value {
 struct OpSpec {
   std::string type;
   std::vector<int32_t> inputs;  // value ids; -1 = omitted optional input
-  driver::AttrMap attrs;
+  ops::AttrMap attrs;
   size_t num_outputs = 1;
   std::vector<std::string> output_names;
   std::vector<OutputHint> hints;
@@ -54,7 +54,7 @@ struct OpSpec {
 
 class GraphBuilder {
  public:
-  GraphBuilder(const driver::OpLibrary& ops, PrecisionMode mode);
+  GraphBuilder(const ops::OpLibrary& ops, PrecisionMode mode);
 
   // Names of the source model, kept for the values that carry them: generated names avoid
   // them.
@@ -65,8 +65,8 @@ class GraphBuilder {
   std::string UniqueNodeName(const std::string& base);
 
   // A model input (materialised at once).
-  int32_t AddInput(const std::string& name, driver::DataType dtype, std::vector<int64_t> dims,
-                   driver::Format format);
+  int32_t AddInput(const std::string& name, ops::DataType dtype, std::vector<int64_t> dims,
+                   ops::Format format);
   // A value with known contents; `name` is used as is when free (a source-model name), else
   // made unique.
   int32_t AddConstant(const std::string& name, HostTensor tensor);
@@ -74,7 +74,7 @@ class GraphBuilder {
   const Value& value(int32_t id) const { return values_[static_cast<size_t>(id)]; }
   size_t value_count() const { return values_.size(); }
   // Retags a value's format (Conv weights are NCHW, not ND).
-  void SetFormat(int32_t id, driver::Format format);
+  void SetFormat(int32_t id, ops::Format format);
 
   // Adds the op (see the file comment). Returns one value id per output. Errors: the op
   // library's (kOpTypeNotMatch for a type it lacks, InferShape's codes), and a kernel's when
@@ -96,14 +96,14 @@ class GraphBuilder {
   Result<std::vector<int32_t>> EmitOne(const std::string& node_name, OpSpec op);
   // Evaluates a call whose inputs are all known; nullopt when the op cannot run on the host
   // (the caller then emits a node).
-  std::optional<std::vector<HostTensor>> Fold(const driver::OpCall& call,
+  std::optional<std::vector<HostTensor>> Fold(const ops::OpCall& call,
                                               const std::vector<int32_t>& inputs);
   // InferShape of `call` with every -1 dim set to 1 (nullopt when that fails too, e.g. for a
   // value input not known at convert time): the dtypes and ranks of a dynamic op's outputs.
-  std::optional<driver::OpCall> Probe(const driver::OpCall& call) const;
+  std::optional<ops::OpCall> Probe(const ops::OpCall& call) const;
   int32_t NewValue(Value v);
 
-  const driver::OpLibrary& ops_;
+  const ops::OpLibrary& ops_;
   PrecisionMode mode_;
   core::ModelFile model_;
   std::vector<Value> values_;

@@ -18,8 +18,8 @@
 
 namespace aclsim::convert {
 
-using driver::DataType;
-using driver::Format;
+using ops::DataType;
+using ops::Format;
 
 namespace {
 
@@ -144,7 +144,7 @@ class ErrorList {
 };
 
 Result<core::ModelFile> Import(const void* data, size_t size, std::string_view origin,
-                               const OnnxImportOptions& options, const driver::OpLibrary& ops) {
+                               const OnnxImportOptions& options, const ops::OpLibrary& ops) {
   auto prepared = PrepareGraph(data, size, origin, options);
   if (!prepared.ok()) return prepared.status();
   PreparedGraph& g = prepared.value();
@@ -181,7 +181,7 @@ Result<core::ModelFile> Import(const void* data, size_t size, std::string_view o
       return Err(StatusCode::kParseModel, "model {}: input '{}' ({}) has no CANN data type", origin,
                  in.name(), what);
     }
-    if (h.dims.size() == 1 && h.dims[0] == driver::kUnknownRank) {
+    if (h.dims.size() == 1 && h.dims[0] == ops::kUnknownRank) {
       return Err(StatusCode::kParseModel,
                  "model {}: input '{}' has no shape; give it with "
                  "--input_shape",
@@ -330,7 +330,7 @@ Result<PrecisionMode> ParsePrecisionMode(std::string_view text) {
 }
 
 Result<core::ModelFile> ImportOnnx(const void* data, size_t size, std::string_view origin,
-                                   const OnnxImportOptions& options, const driver::OpLibrary& ops) {
+                                   const OnnxImportOptions& options, const ops::OpLibrary& ops) {
   try {
     return Import(data, size, origin, options, ops);
   } catch (const std::exception& e) {
@@ -341,7 +341,7 @@ Result<core::ModelFile> ImportOnnx(const void* data, size_t size, std::string_vi
 }
 
 Result<core::ModelFile> ImportOnnxFile(const std::string& path, const OnnxImportOptions& options,
-                                       const driver::OpLibrary& ops) {
+                                       const ops::OpLibrary& ops) {
   std::ifstream in(path, std::ios::binary);
   if (!in) return Err(StatusCode::kInvalidFile, "model {}: cannot open the file", path);
   std::vector<char> bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());

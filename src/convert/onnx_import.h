@@ -50,7 +50,7 @@
 
 #include "common/status.h"
 #include "core/model_file.h"
-#include "driver/op_library.h"
+#include "ops/op_library.h"
 
 namespace aclsim::convert {
 
@@ -81,7 +81,7 @@ struct OnnxImportOptions {
   std::vector<std::pair<std::string, std::vector<int64_t>>> input_shapes;
   // --input_format: the format of 4-D (NCHW, NHWC) or 5-D (NCDHW) model inputs; ND leaves
   // every input ND. Only the descriptor's tag: the data are not transposed.
-  driver::Format input_format = driver::Format::kNchw;
+  ops::Format input_format = ops::Format::kNchw;
   // At most one of the three gear options may be given (kInvalidParam otherwise).
   // --dynamic_batch_size "1,2,4": each model input with a -1 dim must have exactly one.
   std::vector<int64_t> dynamic_batch_size;
@@ -103,10 +103,10 @@ struct OnnxImportOptions {
 // file path). `ops` is the op library the model will run on (the simulator's for atc).
 // The result passes core::ValidateModel.
 Result<core::ModelFile> ImportOnnx(const void* data, size_t size, std::string_view origin,
-                                   const OnnxImportOptions& options, const driver::OpLibrary& ops);
+                                   const OnnxImportOptions& options, const ops::OpLibrary& ops);
 
 // Reads `path` (kInvalidFile naming it when missing or unreadable) and imports it.
 Result<core::ModelFile> ImportOnnxFile(const std::string& path, const OnnxImportOptions& options,
-                                       const driver::OpLibrary& ops);
+                                       const ops::OpLibrary& ops);
 
 }  // namespace aclsim::convert

@@ -9,8 +9,8 @@
 
 namespace aclsim::convert {
 
-using driver::AttrMap;
-using driver::DataType;
+using ops::AttrMap;
+using ops::DataType;
 
 // ---- NodeContext ------------------------------------------------------------------------
 
@@ -30,7 +30,7 @@ NodeContext::NodeContext(const onnx::NodeProto& proto, int opset, std::string na
 int64_t NodeContext::rank(size_t i) const {
   if (!has(i)) return -1;
   const auto& d = dims(i);
-  if (d.size() == 1 && d[0] == driver::kUnknownRank) return -1;
+  if (d.size() == 1 && d[0] == ops::kUnknownRank) return -1;
   return static_cast<int64_t>(d.size());
 }
 
@@ -544,7 +544,7 @@ Status MapConstantOfShape(NodeContext& c) {
     if (!t.ok()) return Unsupported(t.status().message());
     value = std::move(t.value());
     value.dims = {};
-    if (value.data.size() != driver::DataTypeSize(value.dtype)) {
+    if (value.data.size() != ops::DataTypeSize(value.dtype)) {
       return Unsupported("ConstantOfShape value must hold one element");
     }
   }

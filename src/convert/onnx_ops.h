@@ -40,7 +40,7 @@ class NodeContext {
   bool has(size_t i) const { return i < inputs_.size() && inputs_[i] >= 0; }
   int32_t in(size_t i) const { return has(i) ? inputs_[i] : -1; }
   const Value& v(size_t i) const { return builder_->value(inputs_[i]); }
-  driver::DataType dtype(size_t i) const { return v(i).desc.dtype; }
+  ops::DataType dtype(size_t i) const { return v(i).desc.dtype; }
   const std::vector<int64_t>& dims(size_t i) const { return v(i).desc.dims; }
   // Rank of input i; -1 when unknown.
   int64_t rank(size_t i) const;
@@ -76,20 +76,19 @@ class NodeContext {
   // An intermediate op of this node (generated node and output names).
   // `hints` (optional) give the outputs' dtypes and dims when InferShape cannot (dynamic).
   Result<std::vector<int32_t>> Emit(const std::string& type, std::vector<int32_t> inputs,
-                                    driver::AttrMap attrs, size_t num_outputs = 1,
+                                    ops::AttrMap attrs, size_t num_outputs = 1,
                                     std::vector<OutputHint> hints = {});
   // The op producing the node's outputs 0..num_outputs-1 (ONNX names and hints); refuses when
   // the node uses more outputs than that.
-  Status Final(const std::string& type, std::vector<int32_t> inputs, driver::AttrMap attrs,
+  Status Final(const std::string& type, std::vector<int32_t> inputs, ops::AttrMap attrs,
                size_t num_outputs = 1);
   // The op of Final binding only its first `bound` outputs to the node's outputs; returns all
   // of its output values (for expansions that compute the other node outputs from them).
   Result<std::vector<int32_t>> FinalPartial(const std::string& type, std::vector<int32_t> inputs,
-                                            driver::AttrMap attrs, size_t num_outputs,
-                                            size_t bound);
+                                            ops::AttrMap attrs, size_t num_outputs, size_t bound);
   // As Final for output `j` only, from an op with one output.
   Status FinalAt(size_t j, const std::string& type, std::vector<int32_t> inputs,
-                 driver::AttrMap attrs);
+                 ops::AttrMap attrs);
 
  private:
   const onnx::NodeProto& proto_;

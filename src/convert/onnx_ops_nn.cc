@@ -10,9 +10,9 @@
 
 namespace aclsim::convert {
 
-using driver::AttrMap;
-using driver::DataType;
-using driver::Format;
+using ops::AttrMap;
+using ops::DataType;
+using ops::Format;
 
 namespace {
 

@@ -10,7 +10,7 @@
 
 namespace aclsim::convert {
 
-using driver::DataType;
+using ops::DataType;
 
 namespace {
 
@@ -45,7 +45,7 @@ T Get(const std::vector<uint8_t>& data, size_t i) {
 template <typename Field>
 void PackTyped(const Field& field, DataType dtype, std::vector<uint8_t>* out) {
   const size_t n = static_cast<size_t>(field.size());
-  out->assign(n * driver::DataTypeSize(dtype), 0);
+  out->assign(n * ops::DataTypeSize(dtype), 0);
   for (size_t i = 0; i < n; ++i) {
     const auto v = field.Get(static_cast<int>(i));
     switch (dtype) {
@@ -168,7 +168,7 @@ Result<HostTensor> TensorFromProto(const onnx::TensorProto& proto, std::string_v
   }
   t.dims.assign(proto.dims().begin(), proto.dims().end());
   const auto count = ElementCount(t.dims);
-  const size_t elem = driver::DataTypeSize(t.dtype);
+  const size_t elem = ops::DataTypeSize(t.dtype);
   if (!count || static_cast<uint64_t>(*count) * elem > (uint64_t{1} << 34)) {
     return Err(StatusCode::kParseModel, "{}: dims [{}] are negative or too large", what,
                fmt::join(t.dims, ", "));
@@ -215,7 +215,7 @@ Result<HostTensor> TensorFromProto(const onnx::TensorProto& proto, std::string_v
 }
 
 std::optional<std::vector<int64_t>> ReadInts(DataType dtype, const std::vector<uint8_t>& data) {
-  const size_t elem = driver::DataTypeSize(dtype);
+  const size_t elem = ops::DataTypeSize(dtype);
   if (elem == 0 || data.size() % elem != 0) return std::nullopt;
   const size_t n = data.size() / elem;
   std::vector<int64_t> out(n);
@@ -255,7 +255,7 @@ std::optional<std::vector<int64_t>> ReadInts(DataType dtype, const std::vector<u
 }
 
 std::optional<std::vector<double>> ReadDoubles(DataType dtype, const std::vector<uint8_t>& data) {
-  const size_t elem = driver::DataTypeSize(dtype);
+  const size_t elem = ops::DataTypeSize(dtype);
   if (elem == 0 || data.size() % elem != 0) return std::nullopt;
   const size_t n = data.size() / elem;
   std::vector<double> out(n);
@@ -303,7 +303,7 @@ HostTensor FloatTensor(const std::vector<float>& values, std::vector<int64_t> di
 }
 
 std::optional<HostTensor> ScalarOf(DataType dtype, double value) {
-  HostTensor t{dtype, {}, std::vector<uint8_t>(driver::DataTypeSize(dtype))};
+  HostTensor t{dtype, {}, std::vector<uint8_t>(ops::DataTypeSize(dtype))};
   switch (dtype) {
     case DataType::kFloat:
       Put<float>(&t.data, 0, static_cast<float>(value));

@@ -12,19 +12,19 @@
 #include <vector>
 
 #include "common/status.h"
-#include "driver/op_library.h"
+#include "ops/types.h"
 
 namespace aclsim::convert {
 
 // ONNX TensorProto element type -> CANN data type (cann_ops.md 3.3); kUndefined when CANN has
 // none (string, complex, float8, ...).
-driver::DataType DataTypeFromOnnx(int32_t onnx_type);
+ops::DataType DataTypeFromOnnx(int32_t onnx_type);
 // "float", "int64", ... or "type <n>".
 std::string OnnxTypeName(int32_t onnx_type);
 
 // A tensor with known contents, densely packed little-endian.
 struct HostTensor {
-  driver::DataType dtype = driver::DataType::kUndefined;
+  ops::DataType dtype = ops::DataType::kUndefined;
   std::vector<int64_t> dims;
   std::vector<uint8_t> data;
 };
@@ -38,10 +38,9 @@ Result<HostTensor> TensorFromProto(const onnx::TensorProto& proto, std::string_v
 std::optional<int64_t> ElementCount(const std::vector<int64_t>& dims);
 
 // The values of an integer or bool tensor (nullopt for other dtypes or a size mismatch).
-std::optional<std::vector<int64_t>> ReadInts(driver::DataType dtype,
-                                             const std::vector<uint8_t>& data);
+std::optional<std::vector<int64_t>> ReadInts(ops::DataType dtype, const std::vector<uint8_t>& data);
 // The values of any numeric tensor as doubles (float16 / bf16 converted).
-std::optional<std::vector<double>> ReadDoubles(driver::DataType dtype,
+std::optional<std::vector<double>> ReadDoubles(ops::DataType dtype,
                                                const std::vector<uint8_t>& data);
 
 // Tensors built from values.
@@ -49,6 +48,6 @@ HostTensor Int64Tensor(const std::vector<int64_t>& values, std::vector<int64_t> 
 HostTensor Int32Tensor(const std::vector<int32_t>& values, std::vector<int64_t> dims);
 HostTensor FloatTensor(const std::vector<float>& values, std::vector<int64_t> dims);
 // A scalar of `dtype` holding `value` (converted; float16 / bf16 rounded).
-std::optional<HostTensor> ScalarOf(driver::DataType dtype, double value);
+std::optional<HostTensor> ScalarOf(ops::DataType dtype, double value);
 
 }  // namespace aclsim::convert

@@ -71,13 +71,13 @@ struct Layout {
   size_t bytes = 0;
 };
 
-Layout LayoutOf(const driver::TensorDesc& desc, const std::vector<int64_t>* real_dims) {
+Layout LayoutOf(const ops::TensorDesc& desc, const std::vector<int64_t>* real_dims) {
   Layout layout;
   layout.dtype = static_cast<int32_t>(desc.dtype);
   if (real_dims != nullptr) {
-    driver::TensorDesc real = desc;
+    ops::TensorDesc real = desc;
     real.dims = *real_dims;
-    real.storage_format = driver::Format::kUndefined;
+    real.storage_format = ops::Format::kUndefined;
     layout.format = static_cast<int32_t>(desc.format);
     layout.dims = *real_dims;
     layout.bytes = real.ByteSize();
@@ -90,7 +90,7 @@ Layout LayoutOf(const driver::TensorDesc& desc, const std::vector<int64_t>* real
   return layout;
 }
 
-std::vector<uint8_t> CopyOf(const driver::KernelBuffer& buffer, size_t bytes) {
+std::vector<uint8_t> CopyOf(const ops::KernelBuffer& buffer, size_t bytes) {
   if (buffer.data == nullptr) return {};
   const size_t n = bytes < buffer.size ? bytes : buffer.size;
   const auto* begin = static_cast<const uint8_t*>(buffer.data);
@@ -129,7 +129,7 @@ std::string AddressText(const void* address) {
   return fmt::format("0x{:x}", reinterpret_cast<uintptr_t>(address));
 }
 
-nlohmann::json DescJson(const driver::TensorDesc& desc) {
+nlohmann::json DescJson(const ops::TensorDesc& desc) {
   nlohmann::json out;
   // The names the dump files use (dfx/dump_file.h), so both outputs read alike.
   out["dtype"] = dump::DtypeName(static_cast<int32_t>(desc.dtype));
@@ -214,9 +214,9 @@ bool ArgsDump::FirstTime(const std::string& key) {
 
 // ---- one kernel launch ------------------------------------------------------------------
 
-KernelDump::KernelDump(const DumpTarget& target, std::shared_ptr<const driver::OpKernel> kernel,
-                       std::vector<driver::KernelBuffer> inputs,
-                       std::vector<driver::KernelBuffer> outputs, int32_t device_id,
+KernelDump::KernelDump(const DumpTarget& target, std::shared_ptr<const ops::OpKernel> kernel,
+                       std::vector<ops::KernelBuffer> inputs,
+                       std::vector<ops::KernelBuffer> outputs, int32_t device_id,
                        uint32_t stream_id)
     : target_(target),
       kernel_(std::move(kernel)),
@@ -227,11 +227,11 @@ KernelDump::KernelDump(const DumpTarget& target, std::shared_ptr<const driver::O
 
 void KernelDump::WriteArgs() {
   if (target_.args == nullptr) return;
-  const driver::OpCall& call = kernel_->call();
+  const ops::OpCall& call = kernel_->call();
   nlohmann::json info;
   info["op_type"] = call.type;
   nlohmann::json attrs = nlohmann::json::object();
-  for (const auto& [name, value] : call.attrs) attrs[name] = driver::AttrValueToString(value);
+  for (const auto& [name, value] : call.attrs) attrs[name] = ops::AttrValueToString(value);
   info["attrs"] = attrs;
   info["inputs"] = nlohmann::json::array();
   for (const auto& desc : call.inputs) info["inputs"].push_back(DescJson(desc));
@@ -263,7 +263,7 @@ void KernelDump::WriteArgs() {
 
 void KernelDump::BeforeRun() {
   if (target_.data == nullptr || target_.data->config().mode == DumpMode::kOutput) return;
-  const driver::OpCall& call = kernel_->call();
+  const ops::OpCall& call = kernel_->call();
   input_bytes_.resize(inputs_.size());
   for (size_t i = 0; i < inputs_.size() && i < call.inputs.size(); ++i) {
     if (call.inputs[i].absent()) continue;
@@ -275,7 +275,7 @@ void KernelDump::AfterRun(const std::vector<std::vector<int64_t>>* dims) {
   ran_ = true;
   if (target_.data == nullptr || target_.data->config().mode == DumpMode::kInput) return;
   if (dims != nullptr) output_dims_ = *dims;
-  const driver::OpCall& call = kernel_->call();
+  const ops::OpCall& call = kernel_->call();
   output_bytes_.resize(outputs_.size());
   for (size_t i = 0; i < outputs_.size() && i < call.outputs.size(); ++i) {
     const auto* real = i < output_dims_.size() ? &output_dims_[i] : nullptr;
@@ -286,7 +286,7 @@ void KernelDump::AfterRun(const std::vector<std::vector<int64_t>>* dims) {
 void KernelDump::WriteData(uint64_t task_id) {
   const DumpSession* session = target_.data.get();
   if (session == nullptr || !ran_ || !session->alive()) return;
-  const driver::OpCall& call = kernel_->call();
+  const ops::OpCall& call = kernel_->call();
   const bool stats = session->config().stats;
   dump::DumpRecord record;
   record.op_type = call.type;
@@ -330,7 +330,7 @@ void KernelDump::WriteData(uint64_t task_id) {
 
 void KernelDump::WriteException(const driver::TaskFailure& failure) {
   if (target_.exception == nullptr) return;
-  const driver::OpCall& call = kernel_->call();
+  const ops::OpCall& call = kernel_->call();
   dump::DumpRecord record;
   record.flags = dump::kFlagException;
   record.op_type = call.type;

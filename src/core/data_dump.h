@@ -42,7 +42,7 @@
 
 #include "common/status.h"
 #include "driver/driver.h"
-#include "driver/op_library.h"
+#include "ops/op_kernel.h"
 
 namespace aclsim::core {
 
@@ -151,8 +151,8 @@ struct DumpTarget {
 // The dump of one kernel launch (made by the op executor when a DumpTarget applies).
 class KernelDump {
  public:
-  KernelDump(const DumpTarget& target, std::shared_ptr<const driver::OpKernel> kernel,
-             std::vector<driver::KernelBuffer> inputs, std::vector<driver::KernelBuffer> outputs,
+  KernelDump(const DumpTarget& target, std::shared_ptr<const ops::OpKernel> kernel,
+             std::vector<ops::KernelBuffer> inputs, std::vector<ops::KernelBuffer> outputs,
              int32_t device_id, uint32_t stream_id);
 
   bool wants_data() const { return target_.data != nullptr; }
@@ -171,9 +171,9 @@ class KernelDump {
 
  private:
   const DumpTarget target_;
-  const std::shared_ptr<const driver::OpKernel> kernel_;
-  const std::vector<driver::KernelBuffer> inputs_;
-  const std::vector<driver::KernelBuffer> outputs_;
+  const std::shared_ptr<const ops::OpKernel> kernel_;
+  const std::vector<ops::KernelBuffer> inputs_;
+  const std::vector<ops::KernelBuffer> outputs_;
   const int32_t device_id_;
   const uint32_t stream_id_;
   std::vector<std::vector<uint8_t>> input_bytes_;

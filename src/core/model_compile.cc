@@ -49,7 +49,7 @@ void AssignRoles(const ModelFile& file, std::vector<TensorRole>* roles,
 
 // True if node `n` reads a value the op needs at compile time from a tensor that is not a
 // constant (a model input or a computed tensor): known only when the model runs.
-bool NeedsRuntimeValues(const ModelFile& file, const driver::OpLibrary& library, size_t n) {
+bool NeedsRuntimeValues(const ModelFile& file, const ops::OpLibrary& library, size_t n) {
   const ModelNode& node = file.nodes[n];
   for (size_t i : library.ValueInputs(node.type)) {
     if (i < node.inputs.size() && node.inputs[i] >= 0 &&
@@ -61,15 +61,15 @@ bool NeedsRuntimeValues(const ModelFile& file, const driver::OpLibrary& library,
 }
 
 // The call node `n` makes with the gear's current descriptors (constant values filled in).
-driver::OpCall NodeCall(const ModelFile& file, const driver::OpLibrary& library,
-                        const std::vector<driver::TensorDesc>& tensors, size_t n) {
+ops::OpCall NodeCall(const ModelFile& file, const ops::OpLibrary& library,
+                     const std::vector<ops::TensorDesc>& tensors, size_t n) {
   const ModelNode& node = file.nodes[n];
-  driver::OpCall call;
+  ops::OpCall call;
   call.type = node.type;
   call.attrs = node.attrs;
   call.inputs.reserve(node.inputs.size());
   for (int32_t id : node.inputs) {
-    call.inputs.push_back(id < 0 ? driver::TensorDesc{} : tensors[static_cast<size_t>(id)]);
+    call.inputs.push_back(id < 0 ? ops::TensorDesc{} : tensors[static_cast<size_t>(id)]);
   }
   for (size_t i : library.ValueInputs(node.type)) {
     if (i >= node.inputs.size() || node.inputs[i] < 0) continue;
@@ -86,7 +86,7 @@ driver::OpCall NodeCall(const ModelFile& file, const driver::OpLibrary& library,
 // Resolves every tensor and compiles every node for one gear, then plans its arena. Sets
 // *dynamic and stops at the first node whose shapes depend on values known only when the
 // model runs.
-Result<ModelGear> CompileGear(const ModelFile& file, const driver::OpLibrary& library,
+Result<ModelGear> CompileGear(const ModelFile& file, const ops::OpLibrary& library,
                               const driver::DeviceProps& props,
                               const std::vector<TensorRole>& roles,
                               const std::vector<TensorLifetime>& lifetimes, size_t gear_index,
@@ -118,7 +118,7 @@ Result<ModelGear> CompileGear(const ModelFile& file, const driver::OpLibrary& li
     }
     const auto& outputs = kernel.value()->call().outputs;
     for (size_t k = 0; k < node.outputs.size() && k < outputs.size(); ++k) {
-      driver::TensorDesc& desc = gear.tensors[static_cast<size_t>(node.outputs[k])];
+      ops::TensorDesc& desc = gear.tensors[static_cast<size_t>(node.outputs[k])];
       std::string name = std::move(desc.name);
       desc = outputs[k];
       desc.name = std::move(name);
@@ -165,16 +165,16 @@ size_t CompiledModel::OutputBytes(size_t index, size_t gear) const {
   return OutputDesc(index, gear).ByteSize();
 }
 
-const driver::TensorDesc& CompiledModel::InputDesc(size_t index, size_t gear) const {
+const ops::TensorDesc& CompiledModel::InputDesc(size_t index, size_t gear) const {
   return gears[gear].tensors[static_cast<size_t>(file->inputs[index].tensor)];
 }
 
-const driver::TensorDesc& CompiledModel::OutputDesc(size_t index, size_t gear) const {
+const ops::TensorDesc& CompiledModel::OutputDesc(size_t index, size_t gear) const {
   return gears[gear].tensors[static_cast<size_t>(file->outputs[index].tensor)];
 }
 
 Result<std::shared_ptr<const CompiledModel>> CompileModel(std::shared_ptr<const ModelFile> file,
-                                                          const driver::OpLibrary& library,
+                                                          const ops::OpLibrary& library,
                                                           const driver::DeviceProps& props) {
   auto model = std::make_shared<CompiledModel>();
   AssignRoles(*file, &model->roles, &model->output_copies);

@@ -35,7 +35,7 @@
 #include "common/status.h"
 #include "core/model_file.h"
 #include "driver/device_props.h"
-#include "driver/op_library.h"
+#include "ops/op_library.h"
 
 namespace aclsim::core {
 
@@ -57,9 +57,9 @@ struct OutputCopy {
 
 // One gear (the only one of a static model): resolved descriptors, kernels and the plan.
 struct ModelGear {
-  std::vector<int64_t> values;              // the gear's values (empty: static model)
-  std::vector<driver::TensorDesc> tensors;  // every tensor, shapes resolved
-  std::vector<std::shared_ptr<const driver::OpKernel>> kernels;  // one per node
+  std::vector<int64_t> values;           // the gear's values (empty: static model)
+  std::vector<ops::TensorDesc> tensors;  // every tensor, shapes resolved
+  std::vector<std::shared_ptr<const ops::OpKernel>> kernels;  // one per node
   std::vector<uint64_t> offsets;  // per tensor; meaningful for kArena only
   uint64_t arena = 0;             // work bytes of this gear
   uint64_t lower_bound = 0;       // the planner's figures (for reports)
@@ -81,15 +81,15 @@ struct CompiledModel {
   // The byte size of model input / output `index` under gear `gear`.
   size_t InputBytes(size_t index, size_t gear) const;
   size_t OutputBytes(size_t index, size_t gear) const;
-  const driver::TensorDesc& InputDesc(size_t index, size_t gear) const;
-  const driver::TensorDesc& OutputDesc(size_t index, size_t gear) const;
+  const ops::TensorDesc& InputDesc(size_t index, size_t gear) const;
+  const ops::TensorDesc& OutputDesc(size_t index, size_t gear) const;
 };
 
 // Compiles `file` for a device described by `props`. Errors name the model and the node:
 // the op library's (kOpTypeNotMatch, kOpInputNotMatch, ...), kFeatureUnsupported (see above),
 // kParseModel for a model whose shapes do not resolve.
 Result<std::shared_ptr<const CompiledModel>> CompileModel(std::shared_ptr<const ModelFile> file,
-                                                          const driver::OpLibrary& library,
+                                                          const ops::OpLibrary& library,
                                                           const driver::DeviceProps& props);
 
 }  // namespace aclsim::core

@@ -55,32 +55,31 @@ class Checker {
 };
 
 bool DimsValid(const std::vector<int64_t>& dims) {
-  if (dims.size() == 1 && dims[0] == driver::kUnknownRank) return true;
+  if (dims.size() == 1 && dims[0] == ops::kUnknownRank) return true;
   if (dims.size() > kOmMaxRank) return false;
-  return std::all_of(dims.begin(), dims.end(), [](int64_t d) { return d >= driver::kUnknownDim; });
+  return std::all_of(dims.begin(), dims.end(), [](int64_t d) { return d >= ops::kUnknownDim; });
 }
 
 size_t UnknownDims(const std::vector<int64_t>& dims) {
-  return static_cast<size_t>(std::count(dims.begin(), dims.end(), driver::kUnknownDim));
+  return static_cast<size_t>(std::count(dims.begin(), dims.end(), ops::kUnknownDim));
 }
 
 bool UnknownRank(const std::vector<int64_t>& dims) {
-  return dims.size() == 1 && dims[0] == driver::kUnknownRank;
+  return dims.size() == 1 && dims[0] == ops::kUnknownRank;
 }
 
 void CheckTensor(Checker& c, const ModelFile& m, size_t i,
                  std::unordered_set<std::string_view>* names) {
   const ModelTensor& t = m.tensors[i];
-  const driver::TensorDesc& d = t.desc;
+  const ops::TensorDesc& d = t.desc;
   const std::string what = TensorLabel(m, static_cast<int64_t>(i));
   if (d.name.empty()) return c.Fail("tensor {} has no name", i);
   if (!names->insert(d.name).second) return c.Fail("{}: the name is used twice", what);
-  if (d.absent() || !driver::IsKnownDataType(static_cast<int32_t>(d.dtype))) {
+  if (d.absent() || !ops::IsKnownDataType(static_cast<int32_t>(d.dtype))) {
     return c.Fail("{}: dtype {} is not a data type", what, static_cast<int32_t>(d.dtype));
   }
-  if (d.format == driver::Format::kUndefined ||
-      !driver::IsKnownFormat(static_cast<int32_t>(d.format)) ||
-      !driver::IsKnownFormat(static_cast<int32_t>(d.storage_format))) {
+  if (d.format == ops::Format::kUndefined || !ops::IsKnownFormat(static_cast<int32_t>(d.format)) ||
+      !ops::IsKnownFormat(static_cast<int32_t>(d.storage_format))) {
     return c.Fail("{}: format {} / storage format {} is not a format", what,
                   static_cast<int32_t>(d.format), static_cast<int32_t>(d.storage_format));
   }
@@ -462,7 +461,7 @@ std::vector<std::vector<int64_t>> GearInputDims(const ModelFile& model, size_t g
   size_t next = 0;
   for (int32_t in : g.inputs) {
     for (int64_t& d : dims[static_cast<size_t>(in)]) {
-      if (d != driver::kUnknownDim) continue;
+      if (d != ops::kUnknownDim) continue;
       // Batch: every -1 takes the one value; image size and dims: values in order.
       d = values[g.kind == GearKind::kBatch ? 0 : next];
       next = g.kind == GearKind::kImageSize ? (next + 1) % 2 : next + 1;

@@ -3,7 +3,7 @@
 //
 // A ModelFile is the whole model as both sides need it:
 //  * a tensor table: every value of the graph -- model inputs, constants, node outputs -- as a
-//    driver::TensorDesc whose `name` is the tensor's (non-empty, unique) name. Constants hold
+//    ops::TensorDesc whose `name` is the tensor's (non-empty, unique) name. Constants hold
 //    no TensorDesc::value; they reference a 64-byte-aligned byte range of the weights blob.
 //  * nodes in execution order: op type, node name, attributes, input tensor ids (-1 for an
 //    omitted optional input) and output tensor ids. Each tensor is produced once, and a node
@@ -28,7 +28,7 @@
 #include <vector>
 
 #include "common/status.h"
-#include "driver/op_library.h"
+#include "ops/types.h"
 
 namespace aclsim::core {
 
@@ -48,14 +48,14 @@ struct WeightRange {
 };
 
 struct ModelTensor {
-  driver::TensorDesc desc;              // desc.name is the tensor's name; desc.value unset
+  ops::TensorDesc desc;                 // desc.name is the tensor's name; desc.value unset
   std::optional<WeightRange> constant;  // set for constants (weights, initializers)
 };
 
 struct ModelNode {
   std::string type;              // op type, as in the op library ("Conv2D")
   std::string name;              // node name (non-empty, unique)
-  driver::AttrMap attrs;         // as atc converted them
+  ops::AttrMap attrs;            // as atc converted them
   std::vector<int32_t> inputs;   // tensor ids; -1 = omitted optional input
   std::vector<int32_t> outputs;  // tensor ids, each produced by this node only
 };

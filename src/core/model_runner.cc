@@ -242,7 +242,7 @@ Status LoadedModel::FillOutputCopies(Stream& stream, const std::vector<OpBuffer>
   return Status::Ok();
 }
 
-driver::TensorDesc LoadedModel::CurrentOutputDesc(size_t index) {
+ops::TensorDesc LoadedModel::CurrentOutputDesc(size_t index) {
   std::lock_guard<std::mutex> lock(mu_);
   if (index < dynamic_outputs_.size()) return dynamic_outputs_[index];
   return compiled_->OutputDesc(index, current_gear());
@@ -284,7 +284,7 @@ Status LoadedModel::ReleaseMemory(Runtime& runtime) {
 Result<std::shared_ptr<const CompiledModel>> CompileForCurrentDevice(
     Runtime& runtime, std::shared_ptr<const ModelFile> file) {
   ACLSIM_ASSIGN_OR_RETURN(Context * context, runtime.CurrentContextPtr());
-  ACLSIM_ASSIGN_OR_RETURN(const driver::OpLibrary* library, OpLibraryOf(runtime));
+  const ops::OpLibrary* library = &OpLibraryOf(runtime);
   return CompileModel(std::move(file), *library, context->device()->props());
 }
 
@@ -292,7 +292,7 @@ Result<uint32_t> LoadModel(Runtime& runtime, std::shared_ptr<const ModelFile> fi
                            const ModelMemory& memory, const char* api) {
   ACLSIM_ASSIGN_OR_RETURN(Context * context, runtime.CurrentContextPtr());
   std::shared_ptr<Device> device = context->device();
-  ACLSIM_ASSIGN_OR_RETURN(const driver::OpLibrary* library, OpLibraryOf(runtime));
+  const ops::OpLibrary* library = &OpLibraryOf(runtime);
   ACLSIM_ASSIGN_OR_RETURN(auto compiled, CompileModel(std::move(file), *library, device->props()));
 
   uint32_t id = 0;

@@ -85,7 +85,7 @@ class LoadedModel {
   // Output `index` as the latest execution produced it (aclmdlGetCurOutputDims): the current
   // gear's, or for a dynamic-shape model what its latest execution resolved (the model
   // file's descriptor before any).
-  driver::TensorDesc CurrentOutputDesc(size_t index);
+  ops::TensorDesc CurrentOutputDesc(size_t index);
 
  private:
   friend Result<uint32_t> LoadModel(Runtime& runtime, std::shared_ptr<const ModelFile> file,
@@ -115,13 +115,13 @@ class LoadedModel {
   std::shared_ptr<Stream> stream_;
   std::atomic<size_t> current_gear_{0};
 
-  std::mutex mu_;                                    // executions
-  std::shared_ptr<Stream> last_stream_;              // stream of the latest execution
-  std::shared_ptr<Event> handoff_;                   // orders executions across streams
-  std::vector<driver::TensorDesc> dynamic_outputs_;  // latest dynamic-shape execution's
-  std::shared_ptr<const ModelDumpPlan> dump_;        // set at load if a config names it
-  std::shared_ptr<const DumpSession> dump_step_;     // the data dump of this execution
-  uint64_t executions_ = 0;                          // dump steps
+  std::mutex mu_;                                 // executions
+  std::shared_ptr<Stream> last_stream_;           // stream of the latest execution
+  std::shared_ptr<Event> handoff_;                // orders executions across streams
+  std::vector<ops::TensorDesc> dynamic_outputs_;  // latest dynamic-shape execution's
+  std::shared_ptr<const ModelDumpPlan> dump_;     // set at load if a config names it
+  std::shared_ptr<const DumpSession> dump_step_;  // the data dump of this execution
+  uint64_t executions_ = 0;                       // dump steps
 };
 
 // Compiles `file` for the current device (aclmdlQuerySize, aclmdlGetDesc*).

@@ -50,10 +50,10 @@ constexpr size_t kNoSlot = ~size_t{0};
 Status LoadedModel::ExecuteDynamic(Stream& stream, const std::vector<OpBuffer>& inputs,
                                    const std::vector<OpBuffer>& outputs) {
   ACLSIM_ASSIGN_OR_RETURN(Runtime * runtime, Runtime::Current());
-  ACLSIM_ASSIGN_OR_RETURN(const driver::OpLibrary* library, OpLibraryOf(*runtime));
+  const ops::OpLibrary* library = &OpLibraryOf(*runtime);
   const ModelFile& model = file();
   const size_t count = model.tensors.size();
-  std::vector<driver::TensorDesc> descs;
+  std::vector<ops::TensorDesc> descs;
   descs.reserve(count);
   for (const ModelTensor& tensor : model.tensors) descs.push_back(tensor.desc);
   std::vector<OpBuffer> buffers(count);
@@ -110,12 +110,12 @@ Status LoadedModel::ExecuteDynamic(Stream& stream, const std::vector<OpBuffer>& 
       }
       arg.desc.value = std::move(value);
     }
-    driver::OpCall call;
+    ops::OpCall call;
     call.type = node.type;
     call.attrs = node.attrs;
     for (const OpTensorArg& arg : launch.inputs) call.inputs.push_back(arg.desc);
     for (int32_t id : node.outputs) {
-      driver::TensorDesc out = descs[static_cast<size_t>(id)];
+      ops::TensorDesc out = descs[static_cast<size_t>(id)];
       out.dims.clear();  // inferred for this execution
       out.shape_range.clear();
       call.outputs.push_back(std::move(out));
@@ -124,7 +124,7 @@ Status LoadedModel::ExecuteDynamic(Stream& stream, const std::vector<OpBuffer>& 
     if (!inferred.ok()) return fail(node, inferred);
     for (size_t k = 0; k < node.outputs.size(); ++k) {
       const auto t = static_cast<size_t>(node.outputs[k]);
-      driver::TensorDesc resolved = call.outputs[k];
+      ops::TensorDesc resolved = call.outputs[k];
       if (!resolved.shape_known()) {
         return fail(node, Status(StatusCode::kFeatureUnsupported,
                                  "output shapes that depend on the data are not supported in "

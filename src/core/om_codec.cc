@@ -12,8 +12,8 @@ namespace aclsim::core {
 
 namespace {
 
-// Attribute tags: the index of the alternative in driver::AttrValue.
-constexpr uint8_t kAttrTagCount = std::variant_size_v<driver::AttrValue>;
+// Attribute tags: the index of the alternative in ops::AttrValue.
+constexpr uint8_t kAttrTagCount = std::variant_size_v<ops::AttrValue>;
 
 uint32_t ReadLe32(const uint8_t* p) {
   uint32_t v = 0;
@@ -21,7 +21,7 @@ uint32_t ReadLe32(const uint8_t* p) {
   return v;
 }
 
-void WriteAttr(OmWriter& w, const driver::AttrValue& value) {
+void WriteAttr(OmWriter& w, const ops::AttrValue& value) {
   w.U8(static_cast<uint8_t>(value.index()));
   std::visit(
       [&](const auto& v) {
@@ -34,7 +34,7 @@ void WriteAttr(OmWriter& w, const driver::AttrValue& value) {
           w.F32(v);
         } else if constexpr (std::is_same_v<T, std::string>) {
           w.Str(v);
-        } else if constexpr (std::is_same_v<T, driver::DataType>) {
+        } else if constexpr (std::is_same_v<T, ops::DataType>) {
           w.I32(static_cast<int32_t>(v));
         } else if constexpr (std::is_same_v<T, std::vector<bool>>) {
           w.U32(static_cast<uint32_t>(v.size()));
@@ -47,7 +47,7 @@ void WriteAttr(OmWriter& w, const driver::AttrValue& value) {
         } else if constexpr (std::is_same_v<T, std::vector<std::string>>) {
           w.U32(static_cast<uint32_t>(v.size()));
           for (const auto& s : v) w.Str(s);
-        } else if constexpr (std::is_same_v<T, std::vector<driver::DataType>>) {
+        } else if constexpr (std::is_same_v<T, std::vector<ops::DataType>>) {
           w.U32(static_cast<uint32_t>(v.size()));
           for (auto d : v) w.I32(static_cast<int32_t>(d));
         } else {
@@ -69,9 +69,9 @@ std::vector<T> ReadList(OmReader& r, const char* field, size_t min_bytes, Fn&& r
 }
 
 void CheckDims(OmReader& r, const std::vector<int64_t>& dims, const std::string& what) {
-  if (dims.size() == 1 && dims[0] == driver::kUnknownRank) return;
+  if (dims.size() == 1 && dims[0] == ops::kUnknownRank) return;
   for (int64_t d : dims) {
-    if (d < driver::kUnknownDim) {
+    if (d < ops::kUnknownDim) {
       r.Fail("{}: dim {} is invalid (dims are >= 0, -1 unknown, or the shape is [-2])", what, d);
       return;
     }
@@ -92,9 +92,9 @@ uint32_t Crc32(const uint8_t* data, size_t size) {
   return static_cast<uint32_t>(crc);
 }
 
-std::optional<uint64_t> CheckedByteSize(const driver::TensorDesc& t) {
+std::optional<uint64_t> CheckedByteSize(const ops::TensorDesc& t) {
   const auto& shape = t.has_storage_layout() && !t.storage_dims.empty() ? t.storage_dims : t.dims;
-  uint64_t bytes = driver::DataTypeSize(t.dtype);
+  uint64_t bytes = ops::DataTypeSize(t.dtype);
   if (bytes == 0) return std::nullopt;
   for (int64_t dim : shape) {
     if (dim < 0) return std::nullopt;
@@ -118,7 +118,7 @@ void OmWriter::Ids(const std::vector<int32_t>& ids) {
   for (int32_t id : ids) I32(id);
 }
 
-void OmWriter::Tensor(const driver::TensorDesc& t) {
+void OmWriter::Tensor(const ops::TensorDesc& t) {
   I32(static_cast<int32_t>(t.dtype));
   I32(static_cast<int32_t>(t.format));
   I32(static_cast<int32_t>(t.storage_format));
@@ -137,7 +137,7 @@ void OmWriter::Tensor(const driver::TensorDesc& t) {
   }
 }
 
-void OmWriter::Attrs(const driver::AttrMap& attrs) {
+void OmWriter::Attrs(const ops::AttrMap& attrs) {
   U32(static_cast<uint32_t>(attrs.size()));
   for (const auto& [name, value] : attrs) {
     Str(name);
@@ -223,19 +223,19 @@ std::vector<int32_t> OmReader::Ids(const char* field, size_t limit) {
   return ids;
 }
 
-driver::TensorDesc OmReader::Tensor(const std::string& what) {
-  driver::TensorDesc t;
+ops::TensorDesc OmReader::Tensor(const std::string& what) {
+  ops::TensorDesc t;
   const int32_t dtype = I32("dtype");
   const int32_t format = I32("format");
   const int32_t storage = I32("storage_format");
   if (!ok()) return t;
-  if (!driver::IsKnownDataType(dtype)) Fail("{}: unknown dtype {}", what, dtype);
-  if (!driver::IsKnownFormat(format) || format == static_cast<int32_t>(driver::Format::kUndefined))
+  if (!ops::IsKnownDataType(dtype)) Fail("{}: unknown dtype {}", what, dtype);
+  if (!ops::IsKnownFormat(format) || format == static_cast<int32_t>(ops::Format::kUndefined))
     Fail("{}: unknown format {}", what, format);
-  if (!driver::IsKnownFormat(storage)) Fail("{}: unknown storage format {}", what, storage);
-  t.dtype = static_cast<driver::DataType>(dtype);
-  t.format = static_cast<driver::Format>(format);
-  t.storage_format = static_cast<driver::Format>(storage);
+  if (!ops::IsKnownFormat(storage)) Fail("{}: unknown storage format {}", what, storage);
+  t.dtype = static_cast<ops::DataType>(dtype);
+  t.format = static_cast<ops::Format>(format);
+  t.storage_format = static_cast<ops::Format>(storage);
   t.dims = Dims("dims", kOmMaxRank);
   CheckDims(*this, t.dims, what + " dims");
   t.storage_dims = Dims("storage_dims", kOmMaxRank);
@@ -268,13 +268,13 @@ driver::TensorDesc OmReader::Tensor(const std::string& what) {
   return t;
 }
 
-driver::DataType OmReader::DataTypeValue(const std::string& what) {
+ops::DataType OmReader::DataTypeValue(const std::string& what) {
   const int32_t v = I32("data_type attribute");
-  if (ok() && !driver::IsKnownDataType(v)) Fail("{}: unknown data type {}", what, v);
-  return static_cast<driver::DataType>(v);
+  if (ok() && !ops::IsKnownDataType(v)) Fail("{}: unknown data type {}", what, v);
+  return static_cast<ops::DataType>(v);
 }
 
-driver::AttrValue OmReader::Attr(const std::string& what) {
+ops::AttrValue OmReader::Attr(const std::string& what) {
   const uint8_t tag = U8("attribute tag");
   if (!ok()) return false;
   switch (tag) {
@@ -305,8 +305,8 @@ driver::AttrValue OmReader::Attr(const std::string& what) {
       return ReadList<std::string>(*this, "list_string attribute", 4,
                                    [&] { return Str("list_string attribute"); });
     case 9:
-      return ReadList<driver::DataType>(*this, "list_data_type attribute", 4,
-                                        [&] { return DataTypeValue(what); });
+      return ReadList<ops::DataType>(*this, "list_data_type attribute", 4,
+                                     [&] { return DataTypeValue(what); });
     case 10:
       return ReadList<std::vector<int64_t>>(*this, "list_list_int attribute", 4, [&] {
         return Dims("list_list_int attribute", SIZE_MAX);
@@ -317,13 +317,13 @@ driver::AttrValue OmReader::Attr(const std::string& what) {
   }
 }
 
-driver::AttrMap OmReader::Attrs(const std::string& what) {
-  driver::AttrMap attrs;
+ops::AttrMap OmReader::Attrs(const std::string& what) {
+  ops::AttrMap attrs;
   const size_t n = Count("attributes", kOmMinAttrBytes, SIZE_MAX);
   for (size_t i = 0; i < n && ok(); ++i) {
     std::string name = Str("attribute name");
     if (ok() && name.empty()) Fail("{}attribute {} has an empty name", what, i);
-    driver::AttrValue value = Attr(fmt::format("{}attribute '{}'", what, name));
+    ops::AttrValue value = Attr(fmt::format("{}attribute '{}'", what, name));
     if (ok() && !attrs.emplace(std::move(name), std::move(value)).second) {
       Fail("{}attribute {} appears twice", what, i);
     }

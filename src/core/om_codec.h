@@ -22,7 +22,7 @@
 #include <vector>
 
 #include "common/status.h"
-#include "driver/op_library.h"
+#include "ops/types.h"
 
 namespace aclsim::core {
 
@@ -46,7 +46,7 @@ uint32_t Crc32(const uint8_t* data, size_t size);
 
 // Bytes of a tensor's buffer (storage shape if it has a storage layout, else dims), or
 // nullopt when a dim is unknown, the dtype has no byte size, or the product overflows.
-std::optional<uint64_t> CheckedByteSize(const driver::TensorDesc& t);
+std::optional<uint64_t> CheckedByteSize(const ops::TensorDesc& t);
 
 // Appends little-endian values (little-endian hosts only: x86-64, aarch64).
 class OmWriter {
@@ -60,8 +60,8 @@ class OmWriter {
   void Str(const std::string& s);               // u32 length + bytes
   void Dims(const std::vector<int64_t>& dims);  // u32 count + i64 each
   void Ids(const std::vector<int32_t>& ids);    // u32 count + i32 each
-  void Tensor(const driver::TensorDesc& t);     // the tensor encoding
-  void Attrs(const driver::AttrMap& attrs);     // u32 count, then str name + tag + value
+  void Tensor(const ops::TensorDesc& t);        // the tensor encoding
+  void Attrs(const ops::AttrMap& attrs);        // u32 count, then str name + tag + value
   void Raw(const void* p, size_t n) {
     const auto* b = static_cast<const uint8_t*>(p);
     out_.insert(out_.end(), b, b + n);
@@ -107,13 +107,13 @@ class OmReader {
   // A tensor descriptor; `what` ("input 2") names it in messages. Checks dtype, formats,
   // dims (>= -1 or exactly [-2], rank <= kOmMaxRank), shape ranges, has_value and the
   // constant's size against the descriptor.
-  driver::TensorDesc Tensor(const std::string& what);
+  ops::TensorDesc Tensor(const std::string& what);
   // An attribute map: names non-empty and unique, known tags, bool bytes 0/1, known dtypes.
-  driver::AttrMap Attrs(const std::string& what);
+  ops::AttrMap Attrs(const std::string& what);
 
  private:
-  driver::AttrValue Attr(const std::string& what);
-  driver::DataType DataTypeValue(const std::string& what);
+  ops::AttrValue Attr(const std::string& what);
+  ops::DataType DataTypeValue(const std::string& what);
 
   const uint8_t* p_;
   const uint8_t* end_;

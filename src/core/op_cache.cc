@@ -18,7 +18,7 @@ void AppendInt(std::string* key, int64_t value) {
   key->append(text.data(), text.size());
 }
 
-void AppendDesc(std::string* key, const driver::TensorDesc& desc, bool with_dims) {
+void AppendDesc(std::string* key, const ops::TensorDesc& desc, bool with_dims) {
   AppendInt(key, static_cast<int32_t>(desc.dtype));
   key->push_back(',');
   AppendInt(key, static_cast<int32_t>(desc.format));
@@ -58,7 +58,7 @@ size_t ParseMb(const char* value, bool* unbounded) {
 
 }  // namespace
 
-std::string OpCacheKey(const driver::OpCall& call, bool with_dims) {
+std::string OpCacheKey(const ops::OpCall& call, bool with_dims) {
   std::string key;
   key.reserve(128);
   key.append(call.type);
@@ -70,7 +70,7 @@ std::string OpCacheKey(const driver::OpCall& call, bool with_dims) {
   for (const auto& [name, value] : call.attrs) {
     key.append(name);
     key.push_back('=');
-    key.append(driver::AttrValueToString(value));
+    key.append(ops::AttrValueToString(value));
     key.push_back(';');
   }
   return key;
@@ -116,7 +116,7 @@ bool OpCache::Touch(const Ticket& ticket) {
 
 size_t OpCache::ChargeLocked(const Entry& entry) const { return kTilingBytes + entry.key.size(); }
 
-std::shared_ptr<const driver::OpKernel> OpCache::Find(const std::string& key) {
+std::shared_ptr<const ops::OpKernel> OpCache::Find(const std::string& key) {
   std::lock_guard<SpinLock> lock(mu_);
   auto it = index_.find(key);
   if (it == index_.end()) return nullptr;
@@ -125,7 +125,7 @@ std::shared_ptr<const driver::OpKernel> OpCache::Find(const std::string& key) {
   return it->second->kernel;
 }
 
-Result<std::shared_ptr<const driver::OpKernel>> OpCache::GetOrCompile(
+Result<std::shared_ptr<const ops::OpKernel>> OpCache::GetOrCompile(
     const std::string& key, const std::function<std::string()>& make_binary_key,
     const CompileFn& compile, OpCacheOutcome* outcome, Ticket* ticket) {
   bool binary_cached = false;

@@ -27,7 +27,7 @@
 
 #include "common/spin_lock.h"
 #include "common/status.h"
-#include "driver/op_library.h"
+#include "ops/op_kernel.h"
 
 namespace aclsim::core {
 
@@ -47,7 +47,7 @@ enum class OpCacheOutcome { kHit, kMiss, kIncremental };
 struct OpCacheEntry {
   std::string key;
   std::string binary_key;
-  std::shared_ptr<const driver::OpKernel> kernel;
+  std::shared_ptr<const ops::OpKernel> kernel;
 };
 
 class OpCache {
@@ -68,10 +68,10 @@ class OpCache {
     std::list<OpCacheEntry>::iterator it_;
   };
 
-  using CompileFn = std::function<Result<std::shared_ptr<const driver::OpKernel>>()>;
+  using CompileFn = std::function<Result<std::shared_ptr<const ops::OpKernel>>()>;
   // The kernel for `key`, compiling it with `compile` on a miss (`binary_key` is called only
   // then). *outcome says which. `ticket`, if not null, receives the entry's ticket.
-  Result<std::shared_ptr<const driver::OpKernel>> GetOrCompile(
+  Result<std::shared_ptr<const ops::OpKernel>> GetOrCompile(
       const std::string& key, const std::function<std::string()>& binary_key,
       const CompileFn& compile, OpCacheOutcome* outcome, Ticket* ticket = nullptr);
   // A hit on the entry `ticket` names, without building its key (callers that remember the
@@ -79,7 +79,7 @@ class OpCache {
   // be gone (evicted or cleared since): the caller must look the call up again.
   bool Touch(const Ticket& ticket);
   // Lookup only (nullptr on a miss); counts a hit when found.
-  std::shared_ptr<const driver::OpKernel> Find(const std::string& key);
+  std::shared_ptr<const ops::OpKernel> Find(const std::string& key);
   OpCacheStats stats() const;
   void Clear();
   // Bounds the number of cached shapes too (aclopSetMaxOpQueueNum); 0 = unbounded.
@@ -102,6 +102,6 @@ class OpCache {
 };
 
 // The cache key of a call (see above); `with_dims` false gives the binary key.
-std::string OpCacheKey(const driver::OpCall& call, bool with_dims);
+std::string OpCacheKey(const ops::OpCall& call, bool with_dims);
 
 }  // namespace aclsim::core

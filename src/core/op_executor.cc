@@ -20,8 +20,8 @@ namespace aclsim::core {
 
 namespace {
 
-std::string DescText(const driver::TensorDesc& desc) {
-  return fmt::format("{} [{}]", driver::DataTypeName(desc.dtype), fmt::join(desc.dims, ", "));
+std::string DescText(const ops::TensorDesc& desc) {
+  return fmt::format("{} [{}]", ops::DataTypeName(desc.dtype), fmt::join(desc.dims, ", "));
 }
 
 // Reads the contents of an input whose value the op needs before it runs.
@@ -46,7 +46,7 @@ Status ReadValue(Runtime& runtime, Stream& stream, const OpTensorArg& arg, size_
 
 // The checks of one buffer (`need`: the bytes of `resolved`) that need no table lookup;
 // *device_check is set when the buffer must also be device memory of the stream's device.
-Status CheckBuffer(const OpBuffer& arg, const driver::TensorDesc& resolved, size_t need,
+Status CheckBuffer(const OpBuffer& arg, const ops::TensorDesc& resolved, size_t need,
                    const char* kind, size_t index, const std::string& type, bool* device_check) {
   *device_check = false;
   if (arg.data == nullptr) {
@@ -73,8 +73,8 @@ Status NotDeviceMemory(const Device& device, const char* kind, size_t index, con
 }
 
 // The call of a launch; takes its descriptors and attributes (the buffers stay).
-driver::OpCall TakeCall(OpLaunch& launch) {
-  driver::OpCall call;
+ops::OpCall TakeCall(OpLaunch& launch) {
+  ops::OpCall call;
   call.type = launch.type;
   call.attrs = std::move(launch.attrs);
   call.inputs.reserve(launch.inputs.size());
@@ -93,15 +93,15 @@ void ChargeCompile(Device& device, OpCacheOutcome outcome, bool from_model) {
   if (outcome == OpCacheOutcome::kIncremental) backend.value()->AdvanceHostClock(kRetileNs);
 }
 
-Result<std::shared_ptr<const driver::OpKernel>> CompileCached(Runtime& runtime, Device& device,
-                                                              const driver::OpCall& call,
-                                                              bool from_model = false,
-                                                              OpCache::Ticket* ticket = nullptr) {
-  ACLSIM_ASSIGN_OR_RETURN(const driver::OpLibrary* library, OpLibraryOf(runtime));
+Result<std::shared_ptr<const ops::OpKernel>> CompileCached(Runtime& runtime, Device& device,
+                                                           const ops::OpCall& call,
+                                                           bool from_model = false,
+                                                           OpCache::Ticket* ticket = nullptr) {
+  const ops::OpLibrary* library = &OpLibraryOf(runtime);
   OpCacheOutcome outcome = OpCacheOutcome::kHit;
   auto kernel = runtime.op_cache().GetOrCompile(
       OpCacheKey(call, true), [&call] { return OpCacheKey(call, false); },
-      [&]() -> Result<std::shared_ptr<const driver::OpKernel>> {
+      [&]() -> Result<std::shared_ptr<const ops::OpKernel>> {
         auto compiled = library->Compile(call, device.props());
         if (compiled.ok() && !compiled.value()->call().ignored_attrs.empty()) {
           ACLSIM_LOG_DEBUG(dfx::Module::kAscendCl,
@@ -129,18 +129,18 @@ struct LaunchDescs {
     call.num_outputs = outputs.size();
     call.attrs = &launch.attrs;
   }
-  std::vector<const driver::TensorDesc*> inputs;
-  std::vector<const driver::TensorDesc*> outputs;
+  std::vector<const ops::TensorDesc*> inputs;
+  std::vector<const ops::TensorDesc*> outputs;
   OpCallDescs call;
 };
 
 // Validates and compiles (through the cache) the call of `launch`, reading the values the op
 // needs before it runs, and remembers it for this thread when it reads none; `launch`
 // keeps only its buffers.
-Result<std::shared_ptr<const driver::OpKernel>> CompileLaunch(Runtime& runtime, Stream& stream,
-                                                              OpLaunch& launch) {
+Result<std::shared_ptr<const ops::OpKernel>> CompileLaunch(Runtime& runtime, Stream& stream,
+                                                           OpLaunch& launch) {
   Device& device = *stream.device();
-  ACLSIM_ASSIGN_OR_RETURN(const driver::OpLibrary* library, OpLibraryOf(runtime));
+  const ops::OpLibrary* library = &OpLibraryOf(runtime);
   if (!library->HasOp(launch.type)) {
     return Err(StatusCode::kOpTypeNotMatch,
                "op type '{}' is not in the op library (see docs/ops.md for the {} op types)",
@@ -170,7 +170,7 @@ Result<std::shared_ptr<const driver::OpKernel>> CompileLaunch(Runtime& runtime, 
     ACLSIM_RETURN_IF_ERROR(ReadValue(runtime, stream, arg, i, launch.type, &value));
     arg.desc.value = std::move(value);
   }
-  const driver::OpCall call = TakeCall(launch);
+  const ops::OpCall call = TakeCall(launch);
   // A loaded single-op model (aclopSetModelDir / aclopLoad) that matches runs as precompiled;
   // otherwise the call is compiled online.
   auto model = OpModelRegistry::Process().Match(call);
@@ -210,13 +210,12 @@ Status SubmitChecked(Stream& stream, driver::Task task, const std::string& type,
 
 // The dump of a launch (core/data_dump.h): made only when a target applies.
 std::shared_ptr<KernelDump> MakeKernelDump(const DumpTarget& target, const Stream& stream,
-                                           const std::shared_ptr<const driver::OpKernel>& kernel,
-                                           const driver::KernelBuffer* inputs, size_t num_inputs,
-                                           const driver::KernelBuffer* outputs,
-                                           size_t num_outputs) {
+                                           const std::shared_ptr<const ops::OpKernel>& kernel,
+                                           const ops::KernelBuffer* inputs, size_t num_inputs,
+                                           const ops::KernelBuffer* outputs, size_t num_outputs) {
   auto dump = std::make_shared<KernelDump>(
-      target, kernel, std::vector<driver::KernelBuffer>(inputs, inputs + num_inputs),
-      std::vector<driver::KernelBuffer>(outputs, outputs + num_outputs), stream.device()->id(),
+      target, kernel, std::vector<ops::KernelBuffer>(inputs, inputs + num_inputs),
+      std::vector<ops::KernelBuffer>(outputs, outputs + num_outputs), stream.device()->id(),
       stream.queue());
   dump->WriteArgs();
   return dump;
@@ -231,11 +230,11 @@ Status SubmitDumpWriter(Stream& stream, const std::shared_ptr<KernelDump>& dump,
   return Submit(stream, std::move(writer));
 }
 
-Status LaunchKernel(Stream& stream, const std::shared_ptr<const driver::OpKernel>& kernel,
+Status LaunchKernel(Stream& stream, const std::shared_ptr<const ops::OpKernel>& kernel,
                     const OpBuffer* in, size_t num_in, const OpBuffer* out, size_t num_out,
-                    std::vector<driver::TensorDesc>* resolved_outputs, const DumpTarget* dump) {
+                    std::vector<ops::TensorDesc>* resolved_outputs, const DumpTarget* dump) {
   Device& device = *stream.device();
-  const driver::OpCall& resolved = kernel->call();
+  const ops::OpCall& resolved = kernel->call();
   const std::string& type = resolved.type;
   if (num_out != resolved.outputs.size()) {
     return Err(StatusCode::kOpOutputNotMatch, "op {} produces {} outputs but {} were given", type,
@@ -271,7 +270,7 @@ Status LaunchKernel(Stream& stream, const std::shared_ptr<const driver::OpKernel
 
   // Held by the task's closure (one allocation with it for up to 4 inputs and 2 outputs; a
   // small closure also shares fewer cache lines with the worker that runs it).
-  InlineVector<driver::KernelBuffer, 4> inputs;
+  InlineVector<ops::KernelBuffer, 4> inputs;
   inputs.reserve(resolved.inputs.size());
   driver::KernelWork work = kernel->work();
   work.buffers.reserve(most);
@@ -306,12 +305,12 @@ Status LaunchKernel(Stream& stream, const std::shared_ptr<const driver::OpKernel
       work.buffers.push_back({arg.data, need});
     }
   }
-  InlineVector<driver::KernelBuffer, 2> outputs;
+  InlineVector<ops::KernelBuffer, 2> outputs;
   outputs.reserve(num_out);
   for (size_t i = 0; i < num_out; ++i) {
     const OpBuffer& arg = out[i];
-    driver::TensorDesc need_dynamic;
-    const driver::TensorDesc* need = &resolved.outputs[i];
+    ops::TensorDesc need_dynamic;
+    const ops::TensorDesc* need = &resolved.outputs[i];
     if (kernel->dynamic_output_shape()) {  // size known only after running
       need_dynamic = resolved.outputs[i];
       need_dynamic.dims = {0};
@@ -395,22 +394,16 @@ Status LaunchKernel(Stream& stream, const std::shared_ptr<const driver::OpKernel
 
 }  // namespace
 
-Result<const driver::OpLibrary*> OpLibraryOf(Runtime& runtime) {
-  const driver::OpLibrary* library = runtime.driver().op_library();
-  if (library == nullptr) {
-    return Err(StatusCode::kOpNotFound, "backend {} has no op library", runtime.driver().name());
-  }
-  return library;
-}
+const ops::OpLibrary& OpLibraryOf(Runtime& /*runtime*/) { return ops::OpLibrary::Builtin(); }
 
-Status InferOp(Runtime& runtime, driver::OpCall* call) {
-  ACLSIM_ASSIGN_OR_RETURN(const driver::OpLibrary* library, OpLibraryOf(runtime));
+Status InferOp(Runtime& runtime, ops::OpCall* call) {
+  const ops::OpLibrary* library = &OpLibraryOf(runtime);
   return library->InferShape(call);
 }
 
-Status CompileOp(Runtime& runtime, Device& device, driver::OpCall call) {
-  ACLSIM_ASSIGN_OR_RETURN(const driver::OpLibrary* library, OpLibraryOf(runtime));
-  driver::OpCall checked = call;
+Status CompileOp(Runtime& runtime, Device& device, ops::OpCall call) {
+  const ops::OpLibrary* library = &OpLibraryOf(runtime);
+  ops::OpCall checked = call;
   ACLSIM_RETURN_IF_ERROR(library->InferShape(&checked));
   bool known = true;
   for (const auto& in : checked.inputs) known &= in.absent() || in.shape_known();
@@ -422,8 +415,8 @@ Status CompileOp(Runtime& runtime, Device& device, driver::OpCall call) {
 }
 
 Status ExecuteOp(Runtime& runtime, Stream& stream, OpLaunch launch,
-                 std::vector<driver::TensorDesc>* resolved_outputs, const DumpTarget* dump) {
-  std::shared_ptr<const driver::OpKernel> kernel;
+                 std::vector<ops::TensorDesc>* resolved_outputs, const DumpTarget* dump) {
+  std::shared_ptr<const ops::OpKernel> kernel;
   {
     const LaunchDescs descs(launch);
     kernel = op_launch_memo::Find(runtime.op_cache(), descs.call);
@@ -440,7 +433,7 @@ Status ExecuteOp(Runtime& runtime, Stream& stream, OpLaunch launch,
                       resolved_outputs, dump);
 }
 
-Status LaunchCompiled(Stream& stream, const std::shared_ptr<const driver::OpKernel>& kernel,
+Status LaunchCompiled(Stream& stream, const std::shared_ptr<const ops::OpKernel>& kernel,
                       const OpBuffer* inputs, size_t num_inputs, const OpBuffer* outputs,
                       size_t num_outputs, const DumpTarget* dump) {
   return LaunchKernel(stream, kernel, inputs, num_inputs, outputs, num_outputs, nullptr, dump);
@@ -453,7 +446,7 @@ Status ExecuteRemembered(Runtime& runtime, Stream& stream, const OpCallDescs& ca
   auto kernel = op_launch_memo::Find(runtime.op_cache(), call);
   if (kernel == nullptr) return Status::Ok();
   *launched = true;
-  std::vector<driver::TensorDesc>* dynamic = nullptr;
+  std::vector<ops::TensorDesc>* dynamic = nullptr;
   if (resolved != nullptr) {
     resolved->kernel = kernel;
     if (kernel->dynamic_output_shape()) dynamic = &resolved->dynamic;

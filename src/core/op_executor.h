@@ -1,11 +1,11 @@
 // Single-op execution: compile (through the OpCache) and launch one op on a stream.
 //
-// The backend's op library (driver/op_library.h) validates the call, infers output shapes
-// and compiles it; the kernel runs as a kKernel task whose body is OpKernel::Run over the
-// program's buffers. Inputs placed in host memory (ACL_MEMTYPE_HOST*) are copied when the
-// op is launched, so the program may reuse that memory at once; values an op needs at
-// compile time (perm, axes, ...) are read from constants, host buffers, or -- for device
-// buffers -- after synchronising the stream.
+// The op library (ops/op_library.h, backend-neutral) validates the call, infers output
+// shapes and compiles it for the device's properties; the kernel runs as a kKernel task whose body
+// is OpKernel::Run over the program's buffers. Inputs placed in host memory (ACL_MEMTYPE_HOST*) are
+// copied when the op is launched, so the program may reuse that memory at once; values an op needs
+// at compile time (perm, axes, ...) are read from constants, host buffers, or -- for device buffers
+// -- after synchronising the stream.
 //
 // Simulated host cost: a full compile adds kCompileNs to the calling thread's clock, an
 // incremental one (cached binary, new shape) kRetileNs; a cache hit adds nothing beyond the
@@ -23,7 +23,7 @@
 #include "core/objects.h"
 #include "core/op_launch_memo.h"
 #include "core/runtime.h"
-#include "driver/op_library.h"
+#include "ops/op_library.h"
 
 namespace aclsim::core {
 
@@ -38,8 +38,8 @@ struct OpBuffer {
 };
 
 struct OpTensorArg {
-  driver::TensorDesc desc;  // as the program described it
-  bool on_host = false;     // buffer is host memory (placement ACL_MEMTYPE_HOST*)
+  ops::TensorDesc desc;  // as the program described it
+  bool on_host = false;  // buffer is host memory (placement ACL_MEMTYPE_HOST*)
   void* data = nullptr;
   size_t size = 0;
 };
@@ -48,17 +48,18 @@ struct OpLaunch {
   std::string type;
   std::vector<OpTensorArg> inputs;
   std::vector<OpTensorArg> outputs;
-  driver::AttrMap attrs;
+  ops::AttrMap attrs;
 };
 
-// The op library of the runtime's backend, or kOpNotFound if it has none.
-Result<const driver::OpLibrary*> OpLibraryOf(Runtime& runtime);
+// The op library a runtime compiles single ops and models with: the built-in one
+// (ops::OpLibrary::Builtin; backend-neutral, so every backend runs the same kernels).
+const ops::OpLibrary& OpLibraryOf(Runtime& runtime);
 
 // Validates a call and infers its outputs without compiling (aclopInferShape).
-Status InferOp(Runtime& runtime, driver::OpCall* call);
+Status InferOp(Runtime& runtime, ops::OpCall* call);
 
 // aclopCompile: validates the call; with every shape known, compiles it into the cache.
-Status CompileOp(Runtime& runtime, Device& device, driver::OpCall call);
+Status CompileOp(Runtime& runtime, Device& device, ops::OpCall call);
 
 // Compiles (cached) and enqueues `launch` on `stream`. `resolved_outputs`, if not null,
 // receives the output descriptors as the op produces them; for ops whose output shapes
@@ -66,23 +67,22 @@ Status CompileOp(Runtime& runtime, Device& device, driver::OpCall call);
 // `dump`, if not null, is what to dump of this launch (core/data_dump.h: single ops pass
 // DataDump::SingleOpTarget(), the model runner a node's target); null adds no work.
 Status ExecuteOp(Runtime& runtime, Stream& stream, OpLaunch launch,
-                 std::vector<driver::TensorDesc>* resolved_outputs,
-                 const DumpTarget* dump = nullptr);
+                 std::vector<ops::TensorDesc>* resolved_outputs, const DumpTarget* dump = nullptr);
 
 // Enqueues a kernel compiled by the caller (the model executor) on `stream`, with the buffers
 // checked against the kernel's descriptors as ExecuteOp checks them. `inputs` has one entry
 // per kernel input ({nullptr, 0} for an omitted optional one), `outputs` one per output.
 // `dump` as for ExecuteOp.
-Status LaunchCompiled(Stream& stream, const std::shared_ptr<const driver::OpKernel>& kernel,
+Status LaunchCompiled(Stream& stream, const std::shared_ptr<const ops::OpKernel>& kernel,
                       const OpBuffer* inputs, size_t num_inputs, const OpBuffer* outputs,
                       size_t num_outputs, const DumpTarget* dump = nullptr);
 
 // The output descriptors of a launched kernel as it produces them (without copying the
 // kernel's own when they do not depend on the data).
 struct ResolvedOutputs {
-  std::shared_ptr<const driver::OpKernel> kernel;
-  std::vector<driver::TensorDesc> dynamic;  // kernels with data-dependent output shapes
-  const std::vector<driver::TensorDesc>& descs() const {
+  std::shared_ptr<const ops::OpKernel> kernel;
+  std::vector<ops::TensorDesc> dynamic;  // kernels with data-dependent output shapes
+  const std::vector<ops::TensorDesc>& descs() const {
     return kernel->dynamic_output_shape() ? dynamic : kernel->call().outputs;
   }
 };

@@ -14,10 +14,10 @@ struct Entry {
   const OpCache* cache = nullptr;
   OpCache::Ticket ticket;
   std::string type;
-  std::vector<driver::TensorDesc> inputs;
-  std::vector<driver::TensorDesc> outputs;
-  driver::AttrMap attrs;
-  std::shared_ptr<const driver::OpKernel> kernel;
+  std::vector<ops::TensorDesc> inputs;
+  std::vector<ops::TensorDesc> outputs;
+  ops::AttrMap attrs;
+  std::shared_ptr<const ops::OpKernel> kernel;
 };
 
 struct Memo {
@@ -35,7 +35,7 @@ Memo& ThreadMemo() {
   return memo;
 }
 
-bool SameDescs(const std::vector<driver::TensorDesc>& kept, const driver::TensorDesc* const* given,
+bool SameDescs(const std::vector<ops::TensorDesc>& kept, const ops::TensorDesc* const* given,
                size_t count) {
   if (kept.size() != count) return false;
   for (size_t i = 0; i < count; ++i) {
@@ -54,7 +54,7 @@ bool Same(const Entry& e, const OpCallDescs& call) {
 
 }  // namespace
 
-std::shared_ptr<const driver::OpKernel> Find(OpCache& cache, const OpCallDescs& call) {
+std::shared_ptr<const ops::OpKernel> Find(OpCache& cache, const OpCallDescs& call) {
   for (Entry& e : ThreadMemo().entries) {
     if (e.cache != &cache || e.kernel == nullptr || !Same(e, call)) continue;
     if (cache.Touch(e.ticket)) return e.kernel;
@@ -65,7 +65,7 @@ std::shared_ptr<const driver::OpKernel> Find(OpCache& cache, const OpCallDescs& 
 }
 
 void Remember(const OpCache& cache, const OpCache::Ticket& ticket, const OpCallDescs& call,
-              std::shared_ptr<const driver::OpKernel> kernel) {
+              std::shared_ptr<const ops::OpKernel> kernel) {
   Entry entry;
   entry.cache = &cache;
   entry.ticket = ticket;

@@ -16,18 +16,18 @@
 #include <string_view>
 
 #include "core/op_cache.h"
-#include "driver/op_library.h"
+#include "ops/op_kernel.h"
 
 namespace aclsim::core {
 
 // The descriptors and attributes of a call, as views.
 struct OpCallDescs {
   std::string_view type;
-  const driver::TensorDesc* const* inputs = nullptr;
+  const ops::TensorDesc* const* inputs = nullptr;
   size_t num_inputs = 0;
-  const driver::TensorDesc* const* outputs = nullptr;
+  const ops::TensorDesc* const* outputs = nullptr;
   size_t num_outputs = 0;
-  const driver::AttrMap* attrs = nullptr;  // null: none
+  const ops::AttrMap* attrs = nullptr;  // null: none
 };
 
 namespace op_launch_memo {
@@ -35,10 +35,10 @@ namespace op_launch_memo {
 inline constexpr size_t kEntries = 8;
 
 // The remembered kernel of an identical call in `cache`, or nullptr.
-std::shared_ptr<const driver::OpKernel> Find(OpCache& cache, const OpCallDescs& call);
+std::shared_ptr<const ops::OpKernel> Find(OpCache& cache, const OpCallDescs& call);
 // Remembers `call` (copied) with its kernel and cache ticket, replacing the oldest entry.
 void Remember(const OpCache& cache, const OpCache::Ticket& ticket, const OpCallDescs& call,
-              std::shared_ptr<const driver::OpKernel> kernel);
+              std::shared_ptr<const ops::OpKernel> kernel);
 // Forgets everything this thread remembers.
 void Clear();
 

@@ -16,24 +16,24 @@ namespace aclsim::core {
 namespace {
 
 bool DimAccepts(int64_t model_dim, int64_t dim, const std::pair<int64_t, int64_t>* range) {
-  if (model_dim != driver::kUnknownDim) return model_dim == dim;
+  if (model_dim != ops::kUnknownDim) return model_dim == dim;
   if (dim < 0) return false;  // a call's dims are concrete at execution
   if (range == nullptr) return true;
   return dim >= range->first && (range->second == -1 || dim <= range->second);
 }
 
-driver::Format StorageOf(const driver::TensorDesc& t) {
+ops::Format StorageOf(const ops::TensorDesc& t) {
   return t.has_storage_layout() ? t.storage_format : t.format;
 }
 
-bool DescAccepts(const driver::TensorDesc& model, const driver::TensorDesc& call) {
+bool DescAccepts(const ops::TensorDesc& model, const ops::TensorDesc& call) {
   if (model.absent() || call.absent()) return model.absent() && call.absent();
   if (model.dtype != call.dtype || model.format != call.format ||
       StorageOf(model) != StorageOf(call)) {
     return false;
   }
   if (model.value && (!call.value || *call.value != *model.value)) return false;
-  if (model.dims.size() == 1 && model.dims[0] == driver::kUnknownRank) return true;
+  if (model.dims.size() == 1 && model.dims[0] == ops::kUnknownRank) return true;
   if (model.dims.size() != call.dims.size()) return false;
   const bool ranged = model.shape_range.size() == model.dims.size();
   for (size_t i = 0; i < model.dims.size(); ++i) {
@@ -44,7 +44,7 @@ bool DescAccepts(const driver::TensorDesc& model, const driver::TensorDesc& call
   return true;
 }
 
-bool SameCall(const driver::OpCall& a, const driver::OpCall& b) {
+bool SameCall(const ops::OpCall& a, const ops::OpCall& b) {
   if (OpCacheKey(a, true) != OpCacheKey(b, true)) return false;
   for (size_t i = 0; i < a.inputs.size(); ++i) {
     if (a.inputs[i].shape_range != b.inputs[i].shape_range) return false;
@@ -103,7 +103,7 @@ Result<OpModel> ParseOpModel(const void* data, size_t size, std::string_view ori
   return model;
 }
 
-bool OpModelMatches(const driver::OpCall& model, const driver::OpCall& call) {
+bool OpModelMatches(const ops::OpCall& model, const ops::OpCall& call) {
   if (model.type != call.type || model.inputs.size() != call.inputs.size() ||
       model.outputs.size() != call.outputs.size() || model.attrs != call.attrs) {
     return false;
@@ -140,7 +140,7 @@ void OpModelRegistry::Add(OpModel model) {
   ++count_;
 }
 
-std::shared_ptr<const OpModel> OpModelRegistry::Match(const driver::OpCall& call) const {
+std::shared_ptr<const OpModel> OpModelRegistry::Match(const ops::OpCall& call) const {
   std::lock_guard<std::mutex> lock(mu_);
   auto it = by_type_.find(call.type);
   if (it == by_type_.end()) return nullptr;

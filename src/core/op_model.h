@@ -31,7 +31,7 @@
 
 #include "common/status.h"
 #include "core/om_codec.h"
-#include "driver/op_library.h"
+#include "ops/types.h"
 
 namespace aclsim::core {
 
@@ -46,7 +46,7 @@ inline constexpr size_t kOpModelMaxTensors = 1024;
 inline constexpr size_t kOpModelMaxString = kOmMaxString;
 
 struct OpModel {
-  driver::OpCall call;      // as checked by atc: attrs as the JSON gave them
+  ops::OpCall call;         // as checked by atc: attrs as the JSON gave them
   std::string soc_version;  // the --soc_version it was built for
   std::string source;       // file path or "<memory>" (not serialised)
 };
@@ -64,7 +64,7 @@ Result<OpModel> ParseOpModel(const void* data, size_t size, std::string_view ori
 bool LooksLikeOpModel(const void* data, size_t size);
 
 // Whether `model` accepts `call` (see the file comment).
-bool OpModelMatches(const driver::OpCall& model, const driver::OpCall& call);
+bool OpModelMatches(const ops::OpCall& model, const ops::OpCall& call);
 
 // The loaded single-op models of the process.
 class OpModelRegistry {
@@ -76,7 +76,7 @@ class OpModelRegistry {
   // Registers a model; a model whose call is identical to a registered one replaces it.
   void Add(OpModel model);
   // The newest registered model that matches `call`, or nullptr.
-  std::shared_ptr<const OpModel> Match(const driver::OpCall& call) const;
+  std::shared_ptr<const OpModel> Match(const ops::OpCall& call) const;
   size_t size() const;
   void Clear();  // for tests
 

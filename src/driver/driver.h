@@ -47,7 +47,6 @@
 
 #include "common/status.h"
 #include "driver/device_props.h"
-#include "driver/op_library.h"
 #include "driver/task.h"
 
 namespace aclsim::driver {
@@ -295,9 +294,6 @@ class Driver {
   virtual uint32_t DeviceCount() const = 0;
   virtual Result<DeviceProps> Props(uint32_t physical_id) const = 0;
   virtual Status OpenDevice(uint32_t physical_id, std::unique_ptr<Device>* device) = 0;
-  // The backend's kernels for CANN op types (driver/op_library.h); nullptr if it has none
-  // (single ops then fail with kOpNotFound). Lives as long as the driver.
-  virtual const OpLibrary* op_library() const { return nullptr; }
 };
 
 // Timeout convention shared by every Sync*: timeout_ms < 0 or == 0 waits forever

@@ -19,15 +19,15 @@
 #include "core/model_file.h"
 
 namespace core = aclsim::core;
-namespace driver = aclsim::driver;
+namespace ops = aclsim::ops;
 
 namespace {
 
 int32_t AddTensor(core::ModelFile& model, const std::string& name, std::vector<int64_t> dims,
-                  driver::DataType dtype = driver::DataType::kFloat) {
+                  ops::DataType dtype = ops::DataType::kFloat) {
   core::ModelTensor tensor;
   tensor.desc.dtype = dtype;
-  tensor.desc.format = driver::Format::kNd;
+  tensor.desc.format = ops::Format::kNd;
   tensor.desc.dims = std::move(dims);
   tensor.desc.name = name;
   model.tensors.push_back(std::move(tensor));
@@ -36,7 +36,7 @@ int32_t AddTensor(core::ModelFile& model, const std::string& name, std::vector<i
 
 template <typename T>
 int32_t AddConstant(core::ModelFile& model, const std::string& name, std::vector<int64_t> dims,
-                    driver::DataType dtype, const std::vector<T>& values) {
+                    ops::DataType dtype, const std::vector<T>& values) {
   const int32_t id = AddTensor(model, name, std::move(dims), dtype);
   while (model.weights.size() % core::kModelWeightAlign != 0) model.weights.push_back(0);
   core::WeightRange range;
@@ -64,8 +64,8 @@ core::ModelFile AddRelu() {
   model.soc_version = "Ascend910B2";
   const int32_t x = AddTensor(model, "x", {2, 3});
   const int32_t y = AddTensor(model, "y", {2, 3});
-  const int32_t two = AddConstant<float>(model, "two", {2, 3}, driver::DataType::kFloat,
-                                         std::vector<float>(6, 2.0F));
+  const int32_t two =
+      AddConstant<float>(model, "two", {2, 3}, ops::DataType::kFloat, std::vector<float>(6, 2.0F));
   const int32_t sum = AddTensor(model, "sum", {2, 3});
   const int32_t relu = AddTensor(model, "relu", {2, 3});
   const int32_t out = AddTensor(model, "out", {2, 3});
@@ -82,8 +82,8 @@ core::ModelFile Passthrough() {
   core::ModelFile model;
   model.name = "passthrough";
   model.soc_version = "Ascend910B2";
-  const int32_t x = AddTensor(model, "x", {4}, driver::DataType::kInt32);
-  const int32_t c = AddConstant<int32_t>(model, "c", {4}, driver::DataType::kInt32, {7, 8, 9, 10});
+  const int32_t x = AddTensor(model, "x", {4}, ops::DataType::kInt32);
+  const int32_t c = AddConstant<int32_t>(model, "c", {4}, ops::DataType::kInt32, {7, 8, 9, 10});
   model.inputs = {{"x", x}};
   model.outputs = {{"same", x}, {"const", c}};
   return model;
@@ -94,7 +94,7 @@ core::ModelFile Reshape() {
   model.name = "reshape";
   model.soc_version = "Ascend910B2";
   const int32_t x = AddTensor(model, "x", {2, 3});
-  const int32_t shape = AddConstant<int64_t>(model, "shape", {2}, driver::DataType::kInt64, {3, 2});
+  const int32_t shape = AddConstant<int64_t>(model, "shape", {2}, ops::DataType::kInt64, {3, 2});
   const int32_t reshaped = AddTensor(model, "reshaped", {3, 2});
   const int32_t y = AddTensor(model, "y", {3, 2});
   AddNode(model, "Reshape", "reshape", {x, shape}, {reshaped});
@@ -124,7 +124,7 @@ core::ModelFile DynShape() {
   model.name = "dyn_shape";
   model.soc_version = "Ascend910B2";
   const int32_t x = AddTensor(model, "x", {2, 3});
-  const int32_t shape = AddTensor(model, "shape", {2}, driver::DataType::kInt64);
+  const int32_t shape = AddTensor(model, "shape", {2}, ops::DataType::kInt64);
   const int32_t reshaped = AddTensor(model, "reshaped", {-1, -1});
   const int32_t y = AddTensor(model, "y", {-1, -1});
   AddNode(model, "Reshape", "reshape", {x, shape}, {reshaped});

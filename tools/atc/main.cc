@@ -22,8 +22,8 @@
 
 #include "core/model_file.h"
 #include "core/op_model.h"
-#include "sim/ops/op_library.h"
-#include "sim/soc_profile.h"
+#include "ops/op_library.h"
+#include "ops/soc_targets.h"
 #include "tools/atc/model_options.h"
 #include "tools/atc/singleop_json.h"
 
@@ -122,10 +122,9 @@ int main(int argc, char** argv) {
     if (options[key].empty()) return Usage(std::string("--") + key + " is required");
   }
   const std::string soc = options["soc_version"];
-  if (aclsim::sim::FindSocProfile(soc) == nullptr) {
-    std::string known;
-    for (const auto& name : aclsim::sim::SocNames()) known += (known.empty() ? "" : ", ") + name;
-    return Usage("--soc_version=" + soc + " is not a known SoC (" + known + ")");
+  if (!aclsim::ops::IsSocTarget(soc)) {
+    return Usage("--soc_version=" + soc + " is not a known SoC (" + aclsim::ops::SocTargetList() +
+                 ")");
   }
 
   std::ifstream in(options["singleop"], std::ios::binary);
@@ -140,7 +139,7 @@ int main(int argc, char** argv) {
     return 2;
   }
   std::vector<std::string> warnings;
-  const auto& library = aclsim::sim::ops::SimOpLibrary::Instance();
+  const auto& library = aclsim::ops::OpLibrary::Builtin();
   aclsim::Status checked = aclsim::atc::CheckSingleOps(library, ops.value(), &warnings);
   for (const auto& w : warnings) Log(kWarning, w);
   if (!checked.ok()) {

@@ -8,8 +8,8 @@
 #include <set>
 
 #include "core/model_file.h"
-#include "sim/ops/op_library.h"
-#include "sim/soc_profile.h"
+#include "ops/op_library.h"
+#include "ops/soc_targets.h"
 
 namespace aclsim::atc {
 
@@ -119,11 +119,11 @@ Result<std::vector<std::pair<std::string, int>>> ParseOutNodes(const std::string
   return nodes;
 }
 
-Result<driver::Format> ParseInputFormat(const std::string& text) {
-  if (text == "NCHW") return driver::Format::kNchw;
-  if (text == "NHWC") return driver::Format::kNhwc;
-  if (text == "ND") return driver::Format::kNd;
-  if (text == "NCDHW") return driver::Format::kNcdhw;
+Result<ops::Format> ParseInputFormat(const std::string& text) {
+  if (text == "NCHW") return ops::Format::kNchw;
+  if (text == "NHWC") return ops::Format::kNhwc;
+  if (text == "ND") return ops::Format::kNd;
+  if (text == "NCDHW") return ops::Format::kNcdhw;
   return Err(StatusCode::kInvalidParam, "--input_format={} is not NCHW, NHWC, ND or NCDHW", text);
 }
 
@@ -208,10 +208,8 @@ int RunModelConversion(const std::map<std::string, std::string>& options,
       return usage(std::string("--") + key + " is required");
   }
   const std::string soc = options.at("soc_version");
-  if (sim::FindSocProfile(soc) == nullptr) {
-    std::string known;
-    for (const auto& name : sim::SocNames()) known += (known.empty() ? "" : ", ") + name;
-    return usage("--soc_version=" + soc + " is not a known SoC (" + known + ")");
+  if (!ops::IsSocTarget(soc)) {
+    return usage("--soc_version=" + soc + " is not a known SoC (" + ops::SocTargetList() + ")");
   }
   auto import_options = ModelOptions(options);
   if (!import_options.ok()) return usage(import_options.status().message());
@@ -227,8 +225,7 @@ int RunModelConversion(const std::map<std::string, std::string>& options,
   };
 #ifdef ACLSIM_HAVE_ONNX
   const std::string& path = options.at("model");
-  auto model =
-      convert::ImportOnnxFile(path, import_options.value(), sim::ops::SimOpLibrary::Instance());
+  auto model = convert::ImportOnnxFile(path, import_options.value(), ops::OpLibrary::Builtin());
   if (!model.ok()) {
     log(kError, model.status().message());
     return 2;

@@ -24,7 +24,7 @@ Result<std::vector<std::vector<int64_t>>> ParseDynamicDims(const std::string& te
 // --out_nodes "node:0;node2:1".
 Result<std::vector<std::pair<std::string, int>>> ParseOutNodes(const std::string& text);
 // --input_format NCHW|NHWC|ND|NCDHW.
-Result<driver::Format> ParseInputFormat(const std::string& text);
+Result<ops::Format> ParseInputFormat(const std::string& text);
 
 // Every --model option into import options; kInvalidParam naming the option.
 Result<convert::OnnxImportOptions> ModelOptions(const std::map<std::string, std::string>& options);

@@ -38,47 +38,47 @@ struct Ctx {
   }
 };
 
-const std::map<std::string, driver::DataType>& DataTypeNames() {
+const std::map<std::string, ops::DataType>& DataTypeNames() {
   static const auto* names = [] {
-    auto* m = new std::map<std::string, driver::DataType>();
+    auto* m = new std::map<std::string, ops::DataType>();
     for (int32_t v = 0; v < 64; ++v) {
-      if (!driver::IsKnownDataType(v)) continue;
-      const auto dtype = static_cast<driver::DataType>(v);
-      (*m)[driver::DataTypeName(dtype)] = dtype;
+      if (!ops::IsKnownDataType(v)) continue;
+      const auto dtype = static_cast<ops::DataType>(v);
+      (*m)[ops::DataTypeName(dtype)] = dtype;
     }
-    const std::pair<const char*, driver::DataType> aliases[] = {
-        {"FLOAT32", driver::DataType::kFloat},  {"FP32", driver::DataType::kFloat},
-        {"FP16", driver::DataType::kFloat16},   {"HALF", driver::DataType::kFloat16},
-        {"BFLOAT16", driver::DataType::kBf16},  {"FLOAT64", driver::DataType::kDouble},
-        {"FP64", driver::DataType::kDouble},    {"UNDEFINED", driver::DataType::kUndefined},
-        {"UNDEF", driver::DataType::kUndefined}};
+    const std::pair<const char*, ops::DataType> aliases[] = {
+        {"FLOAT32", ops::DataType::kFloat},  {"FP32", ops::DataType::kFloat},
+        {"FP16", ops::DataType::kFloat16},   {"HALF", ops::DataType::kFloat16},
+        {"BFLOAT16", ops::DataType::kBf16},  {"FLOAT64", ops::DataType::kDouble},
+        {"FP64", ops::DataType::kDouble},    {"UNDEFINED", ops::DataType::kUndefined},
+        {"UNDEF", ops::DataType::kUndefined}};
     for (const auto& [name, dtype] : aliases) (*m)[name] = dtype;
     return m;
   }();
   return *names;
 }
 
-const std::map<std::string, driver::Format>& FormatNames() {
+const std::map<std::string, ops::Format>& FormatNames() {
   static const auto* names = [] {
-    auto* m = new std::map<std::string, driver::Format>();
+    auto* m = new std::map<std::string, ops::Format>();
     for (int32_t v = 0; v < 64; ++v) {
-      if (!driver::IsKnownFormat(v)) continue;
-      const auto format = static_cast<driver::Format>(v);
-      (*m)[driver::FormatName(format)] = format;
+      if (!ops::IsKnownFormat(v)) continue;
+      const auto format = static_cast<ops::Format>(v);
+      (*m)[ops::FormatName(format)] = format;
     }
-    (*m)["FRACTAL_ZN"] = driver::Format::kFractalZ;
-    (*m)["RESERVED"] = driver::Format::kUndefined;
-    (*m)["UNDEFINED"] = driver::Format::kUndefined;
+    (*m)["FRACTAL_ZN"] = ops::Format::kFractalZ;
+    (*m)["RESERVED"] = ops::Format::kUndefined;
+    (*m)["UNDEFINED"] = ops::Format::kUndefined;
     return m;
   }();
   return *names;
 }
 
-Result<driver::DataType> DataTypeOf(const Ctx& ctx, const std::string& field, const json& j) {
+Result<ops::DataType> DataTypeOf(const Ctx& ctx, const std::string& field, const json& j) {
   if (j.is_number_integer()) {
     const int64_t v = j.get<int64_t>();
-    if (v >= INT32_MIN && v <= INT32_MAX && driver::IsKnownDataType(static_cast<int32_t>(v))) {
-      return static_cast<driver::DataType>(v);
+    if (v >= INT32_MIN && v <= INT32_MAX && ops::IsKnownDataType(static_cast<int32_t>(v))) {
+      return static_cast<ops::DataType>(v);
     }
     return ctx.Fail(field, "{} is not a data type value", v);
   }
@@ -97,7 +97,7 @@ Result<driver::DataType> DataTypeOf(const Ctx& ctx, const std::string& field, co
   return it->second;
 }
 
-Result<driver::Format> FormatOf(const Ctx& ctx, const std::string& field, const json& j) {
+Result<ops::Format> FormatOf(const Ctx& ctx, const std::string& field, const json& j) {
   if (!j.is_string()) return ctx.Fail(field, "must be a format name (\"ND\", \"NCHW\", ...)");
   std::string name = Upper(j.get<std::string>());
   for (const char* prefix : {"FORMAT_", "ACL_FORMAT_"}) {
@@ -127,12 +127,12 @@ Result<std::vector<int64_t>> IntList(const Ctx& ctx, const std::string& field, c
 
 Result<std::vector<int64_t>> Shape(const Ctx& ctx, const std::string& field, const json& j) {
   ACLSIM_ASSIGN_OR_RETURN(auto dims, IntList(ctx, field, j));
-  if (dims.size() == 1 && dims[0] == driver::kUnknownRank) return dims;
+  if (dims.size() == 1 && dims[0] == ops::kUnknownRank) return dims;
   if (dims.size() > core::kOpModelMaxRank) {
     return ctx.Fail(field, "rank {} is above the limit of {}", dims.size(), core::kOpModelMaxRank);
   }
   for (int64_t d : dims) {
-    if (d < driver::kUnknownDim) {
+    if (d < ops::kUnknownDim) {
       return ctx.Fail(field, "dim {} is invalid (dims are >= 0, -1 unknown, or the shape is [-2])",
                       d);
     }
@@ -162,7 +162,7 @@ void Append(std::vector<uint8_t>* out, T v) {
   out->insert(out->end(), b, b + sizeof(T));
 }
 
-Status ConstValue(const Ctx& ctx, const std::string& field, const json& j, driver::TensorDesc* t) {
+Status ConstValue(const Ctx& ctx, const std::string& field, const json& j, ops::TensorDesc* t) {
   if (!t->shape_known()) return ctx.Fail(field, "a constant needs a known shape");
   std::vector<const json*> values;
   Flatten(j, &values);
@@ -180,75 +180,75 @@ Status ConstValue(const Ctx& ctx, const std::string& field, const json& j, drive
     const double d = v.is_boolean() ? (v.get<bool>() ? 1.0 : 0.0) : v.get<double>();
     const auto i64 = v.is_number_integer() ? v.get<int64_t>() : static_cast<int64_t>(d);
     switch (t->dtype) {
-      case driver::DataType::kFloat:
+      case ops::DataType::kFloat:
         Append(&bytes, static_cast<float>(d));
         break;
-      case driver::DataType::kFloat16:
+      case ops::DataType::kFloat16:
         Append(&bytes, FloatToHalf(static_cast<float>(d)));
         break;
-      case driver::DataType::kBf16:
+      case ops::DataType::kBf16:
         Append(&bytes, FloatToBf16(static_cast<float>(d)));
         break;
-      case driver::DataType::kDouble:
+      case ops::DataType::kDouble:
         Append(&bytes, d);
         break;
-      case driver::DataType::kInt8:
+      case ops::DataType::kInt8:
         Append(&bytes, static_cast<int8_t>(i64));
         break;
-      case driver::DataType::kUint8:
+      case ops::DataType::kUint8:
         Append(&bytes, static_cast<uint8_t>(i64));
         break;
-      case driver::DataType::kBool:
+      case ops::DataType::kBool:
         Append(&bytes, static_cast<uint8_t>(d != 0.0));
         break;
-      case driver::DataType::kInt16:
+      case ops::DataType::kInt16:
         Append(&bytes, static_cast<int16_t>(i64));
         break;
-      case driver::DataType::kUint16:
+      case ops::DataType::kUint16:
         Append(&bytes, static_cast<uint16_t>(i64));
         break;
-      case driver::DataType::kInt32:
+      case ops::DataType::kInt32:
         Append(&bytes, static_cast<int32_t>(i64));
         break;
-      case driver::DataType::kUint32:
+      case ops::DataType::kUint32:
         Append(&bytes, static_cast<uint32_t>(i64));
         break;
-      case driver::DataType::kInt64:
+      case ops::DataType::kInt64:
         Append(&bytes, i64);
         break;
-      case driver::DataType::kUint64:
+      case ops::DataType::kUint64:
         Append(&bytes, static_cast<uint64_t>(i64));
         break;
       default:
         return ctx.Fail(field, "constants of type {} are not supported",
-                        driver::DataTypeName(t->dtype));
+                        ops::DataTypeName(t->dtype));
     }
   }
   t->value = std::move(bytes);
   return Status::Ok();
 }
 
-Result<driver::TensorDesc> Tensor(const Ctx& ctx, const std::string& field, const json& j,
-                                  bool is_input) {
+Result<ops::TensorDesc> Tensor(const Ctx& ctx, const std::string& field, const json& j,
+                               bool is_input) {
   if (!j.is_object()) return ctx.Fail(field, "must be an object");
-  driver::TensorDesc t;
+  ops::TensorDesc t;
   if (!j.contains("type")) return ctx.Fail(field + ".type", "is missing");
   ACLSIM_ASSIGN_OR_RETURN(t.dtype, DataTypeOf(ctx, field + ".type", j["type"]));
-  driver::Format format = driver::Format::kNd;
+  ops::Format format = ops::Format::kNd;
   if (j.contains("format")) {
     ACLSIM_ASSIGN_OR_RETURN(format, FormatOf(ctx, field + ".format", j["format"]));
   } else if (!t.absent()) {
     return ctx.Fail(field + ".format", "is missing");
   }
-  if (t.absent() || format == driver::Format::kUndefined) {
+  if (t.absent() || format == ops::Format::kUndefined) {
     if (!is_input) return ctx.Fail(field + ".type", "an output cannot be omitted (UNDEFINED)");
-    return driver::TensorDesc{};  // omitted optional input
+    return ops::TensorDesc{};  // omitted optional input
   }
   if (!j.contains("shape")) return ctx.Fail(field + ".shape", "is missing");
   ACLSIM_ASSIGN_OR_RETURN(auto shape, Shape(ctx, field + ".shape", j["shape"]));
   if (j.contains("origin_format")) {
     ACLSIM_ASSIGN_OR_RETURN(t.format, FormatOf(ctx, field + ".origin_format", j["origin_format"]));
-    if (t.format == driver::Format::kUndefined) {
+    if (t.format == ops::Format::kUndefined) {
       return ctx.Fail(field + ".origin_format", "must be a real format");
     }
     if (j.contains("origin_shape")) {
@@ -321,8 +321,8 @@ Result<std::vector<T>> List(const Ctx& ctx, const std::string& field, const json
   return out;
 }
 
-Result<driver::AttrValue> AttrOf(const Ctx& ctx, const std::string& field, const std::string& type,
-                                 const json& v) {
+Result<ops::AttrValue> AttrOf(const Ctx& ctx, const std::string& field, const std::string& type,
+                              const json& v) {
   auto boolean = [&](const std::string& f, const json& e) -> Result<bool> {
     if (e.is_boolean()) return e.get<bool>();
     if (e.is_number_integer() && (e.get<int64_t>() == 0 || e.get<int64_t>() == 1)) {
@@ -347,9 +347,9 @@ Result<driver::AttrValue> AttrOf(const Ctx& ctx, const std::string& field, const
     return List<int64_t>(ctx, f, e, integer);
   };
   const std::string t = Upper(type);
-  auto wrap = [](auto result) -> Result<driver::AttrValue> {
+  auto wrap = [](auto result) -> Result<ops::AttrValue> {
     if (!result.ok()) return result.status();
-    return driver::AttrValue(std::move(result.value()));
+    return ops::AttrValue(std::move(result.value()));
   };
   if (t == "BOOL") return wrap(boolean(field, v));
   if (t == "INT" || t == "INT64" || t == "INT32") return wrap(integer(field, v));
@@ -361,7 +361,7 @@ Result<driver::AttrValue> AttrOf(const Ctx& ctx, const std::string& field, const
   if (t == "LIST_FLOAT" || t == "LIST_FLOAT32") return wrap(List<float>(ctx, field, v, real));
   if (t == "LIST_STRING" || t == "LIST_STR") return wrap(List<std::string>(ctx, field, v, text));
   if (t == "LIST_DATA_TYPE" || t == "LIST_TYPE" || t == "LIST_DTYPE") {
-    return wrap(List<driver::DataType>(ctx, field, v, dtype));
+    return wrap(List<ops::DataType>(ctx, field, v, dtype));
   }
   if (t == "LIST_LIST_INT" || t == "LIST_LIST_INT64") {
     return wrap(List<std::vector<int64_t>>(ctx, field, v, ints));
@@ -466,7 +466,7 @@ Result<std::vector<SingleOp>> ParseSingleOpJson(std::string_view text) {
 std::string SingleOpFileName(const SingleOp& op) {
   if (!op.name.empty()) return op.name + ".om";
   std::string stem = fmt::format("{}_{}", op.index, op.call.type);
-  auto add = [&](const driver::TensorDesc& t) {
+  auto add = [&](const ops::TensorDesc& t) {
     if (t.absent()) return;
     const auto format = t.has_storage_layout() ? t.storage_format : t.format;
     const auto& dims = t.has_storage_layout() && !t.storage_dims.empty() ? t.storage_dims : t.dims;
@@ -486,7 +486,7 @@ std::string SingleOpFileName(const SingleOp& op) {
   return stem + ".om";
 }
 
-Status CheckSingleOps(const driver::OpLibrary& library, const std::vector<SingleOp>& ops,
+Status CheckSingleOps(const ops::OpLibrary& library, const std::vector<SingleOp>& ops,
                       std::vector<std::string>* warnings) {
   for (const auto& op : ops) {
     const std::string where = fmt::format("op {} ({})", op.index, op.call.type);
@@ -494,7 +494,7 @@ Status CheckSingleOps(const driver::OpLibrary& library, const std::vector<Single
       return Err(StatusCode::kOpTypeNotMatch, "{}: op: '{}' is not in the op library", where,
                  op.call.type);
     }
-    driver::OpCall checked = op.call;
+    ops::OpCall checked = op.call;
     Status status = library.InferShape(&checked);
     if (!status.ok()) {
       return Status(status.code(), fmt::format("{}: {}", where, status.message()));

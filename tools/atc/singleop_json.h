@@ -23,14 +23,14 @@
 #include <vector>
 
 #include "common/status.h"
-#include "driver/op_library.h"
+#include "ops/op_library.h"
 
 namespace aclsim::atc {
 
 struct SingleOp {
   size_t index = 0;
   std::string name;  // "name" from the JSON, or empty
-  driver::OpCall call;
+  ops::OpCall call;
 };
 
 // Parses the text of a single-op JSON file (kParseFile on any error).
@@ -44,7 +44,7 @@ std::string SingleOpFileName(const SingleOp& op);
 
 // Checks each op against `library` (InferShape) and returns the first failure, prefixed with
 // the op's index and type. Ops keep their descriptors as the JSON gave them.
-Status CheckSingleOps(const driver::OpLibrary& library, const std::vector<SingleOp>& ops,
+Status CheckSingleOps(const ops::OpLibrary& library, const std::vector<SingleOp>& ops,
                       std::vector<std::string>* warnings);
 
 }  // namespace aclsim::atc

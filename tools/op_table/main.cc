@@ -10,11 +10,12 @@
 #include <string>
 #include <vector>
 
-#include "sim/ops/op_library.h"
+#include "ops/op_def.h"
+#include "ops/op_library.h"
 
 namespace {
 
-namespace ops = aclsim::sim::ops;
+namespace ops = aclsim::ops;
 namespace driver = aclsim::driver;
 
 const char* EngineName(driver::Engine engine) {
@@ -29,12 +30,12 @@ const char* EngineName(driver::Engine engine) {
   return "?";
 }
 
-std::string Dtypes(const std::vector<driver::DataType>& dtypes) {
+std::string Dtypes(const std::vector<ops::DataType>& dtypes) {
   if (dtypes.empty()) return "any";
   std::string out;
   for (size_t i = 0; i < dtypes.size(); ++i) {
     if (i != 0) out += ", ";
-    std::string name = driver::DataTypeName(dtypes[i]);
+    std::string name = ops::DataTypeName(dtypes[i]);
     for (auto& c : name) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
     out += name;
   }
@@ -58,7 +59,7 @@ std::string Attrs(const std::vector<ops::AttrDef>& attrs) {
     if (i != 0) out += "; ";
     out += attrs[i].name + ":" + ops::AttrTypeName(attrs[i].type);
     if (attrs[i].default_value) {
-      out += "=" + driver::AttrValueToString(*attrs[i].default_value);
+      out += "=" + ops::AttrValueToString(*attrs[i].default_value);
     } else {
       out += " (required)";
     }
@@ -76,7 +77,7 @@ std::string Escape(const std::string& text) {
 }
 
 std::string Table() {
-  const auto& registry = ops::SimOpLibrary::Instance().registry();
+  const auto& registry = ops::OpLibrary::Builtin().registry();
   const auto types = registry.Types();
   std::ostringstream out;
   out << types.size() << " op types. Inputs in index order (`?` optional, `*` dynamic); "
@@ -86,7 +87,7 @@ std::string Table() {
   for (const auto& type : types) {
     const ops::OpDef* def = registry.Find(type);
     const auto dtypes =
-        def->inputs.empty() ? std::vector<driver::DataType>{} : def->inputs.front().dtypes;
+        def->inputs.empty() ? std::vector<ops::DataType>{} : def->inputs.front().dtypes;
     out << "| " << type << (def->dynamic_output_shape ? " (dynamic shape)" : "") << " | "
         << Escape(Args(def->inputs)) << " | " << Escape(Args(def->outputs)) << " | "
         << Escape(Attrs(def->attrs)) << " | " << EngineName(def->engine) << " | " << Dtypes(dtypes)

@@ -14,14 +14,14 @@
 
 #include "core/model_file.h"
 #include "core/op_model.h"
-#include "sim/ops/op_library.h"
+#include "ops/op_library.h"
 #include "tools/atc/model_options.h"
 
 namespace aclsim::atc {
 namespace {
 
-using driver::DataType;
-using driver::Format;
+using ops::DataType;
+using ops::Format;
 
 std::string Error(std::string_view text) {
   auto ops = ParseSingleOpJson(text);
@@ -136,7 +136,7 @@ TEST(SingleOpJsonTest, ErrorsNameTheOpAndTheField) {
 }
 
 TEST(SingleOpJsonTest, CheckAgainstTheOpLibraryNamesTheOp) {
-  const auto& library = sim::ops::SimOpLibrary::Instance();
+  const auto& library = ops::OpLibrary::Builtin();
   auto ops = ParseSingleOpJson(std::string("[") + R"({"op": "Add",
     "input_desc": [{"format": "ND", "shape": [3], "type": "int32"},
                    {"format": "ND", "shape": [3], "type": "int32"}],
@@ -303,7 +303,7 @@ TEST(AtcModelOptionsTest, ParsesCannOptionStrings) {
   ASSERT_TRUE(nodes.ok());
   EXPECT_EQ(nodes.value()[1], (std::pair<std::string, int>{"fc/add", 1}));
   EXPECT_FALSE(ParseOutNodes("conv").ok());
-  EXPECT_EQ(ParseInputFormat("NHWC").value(), driver::Format::kNhwc);
+  EXPECT_EQ(ParseInputFormat("NHWC").value(), ops::Format::kNhwc);
   EXPECT_FALSE(ParseInputFormat("HWCN").ok());
   auto options = ModelOptions({{"precision_mode", "force_fp16"}, {"dynamic_batch_size", "1,2"}});
   ASSERT_TRUE(options.ok());

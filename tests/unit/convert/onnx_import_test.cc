@@ -9,19 +9,18 @@
 #include <string>
 
 #include "core/model_file.h"
-#include "sim/ops/op_library.h"
+#include "ops/op_library.h"
 #include "tests/unit/convert/onnx_model_builder.h"
 
 namespace aclsim::convert {
 namespace {
 
-using driver::DataType;
+using ops::DataType;
 using testing::OnnxModelBuilder;
 
 Result<core::ModelFile> Import(const OnnxModelBuilder& b, const OnnxImportOptions& options = {}) {
   const std::string bytes = b.Bytes();
-  return ImportOnnx(bytes.data(), bytes.size(), "t.onnx", options,
-                    sim::ops::SimOpLibrary::Instance());
+  return ImportOnnx(bytes.data(), bytes.size(), "t.onnx", options, ops::OpLibrary::Builtin());
 }
 
 // Imports, validates, and checks the model survives serialisation.
@@ -84,8 +83,7 @@ TEST(OnnxImportTest, ConvReluMapsAttributesAndStoresAlignedWeights) {
     EXPECT_EQ(t.constant->offset % core::kModelWeightAlign, 0u);
   }
   EXPECT_EQ(constants, 2u);
-  EXPECT_EQ(m.tensors[static_cast<size_t>(m.nodes[0].inputs[1])].desc.format,
-            driver::Format::kNchw);
+  EXPECT_EQ(m.tensors[static_cast<size_t>(m.nodes[0].inputs[1])].desc.format, ops::Format::kNchw);
 }
 
 TEST(OnnxImportTest, MatMulAddKeepsFloat32ByDefault) {
@@ -156,11 +154,11 @@ TEST(OnnxImportTest, DynamicImageSizeAndDimsGears) {
 
 TEST(OnnxImportTest, InputFormatTagsFourDimensionalInputs) {
   OnnxImportOptions options;
-  options.input_format = driver::Format::kNhwc;
+  options.input_format = ops::Format::kNhwc;
   const auto m = ImportValid(testing::AddModel(), options);  // 2-D inputs stay ND
-  EXPECT_EQ(m.tensors[static_cast<size_t>(m.inputs[0].tensor)].desc.format, driver::Format::kNd);
+  EXPECT_EQ(m.tensors[static_cast<size_t>(m.inputs[0].tensor)].desc.format, ops::Format::kNd);
   const auto c = ImportValid(testing::ConvReluModel());
-  EXPECT_EQ(c.tensors[static_cast<size_t>(c.inputs[0].tensor)].desc.format, driver::Format::kNchw);
+  EXPECT_EQ(c.tensors[static_cast<size_t>(c.inputs[0].tensor)].desc.format, ops::Format::kNchw);
 }
 
 TEST(OnnxImportTest, GearsWithoutDynamicDimsAreRefused) {
@@ -353,7 +351,7 @@ TEST(OnnxImportTest, OutNodesSelectOutputsAndPruneTheRest) {
 
 TEST(OnnxImportTest, JunkAndTruncatedBytesAreRefusedWithoutCrashing) {
   const std::string good = testing::ConvReluModel().Bytes();
-  const auto& ops = sim::ops::SimOpLibrary::Instance();
+  const auto& ops = ops::OpLibrary::Builtin();
   for (size_t n = 0; n < good.size(); n += 7) {
     auto m = ImportOnnx(good.data(), n, "cut.onnx", {}, ops);
     if (!m.ok()) {
@@ -419,7 +417,7 @@ TEST(OnnxImportTest, LayerNormInvStdDevIsRsqrtOfVariancePlusEpsilon) {
 }
 
 TEST(OnnxImportTest, MissingFileIsInvalidFile) {
-  auto m = ImportOnnxFile("/nonexistent/model.onnx", {}, sim::ops::SimOpLibrary::Instance());
+  auto m = ImportOnnxFile("/nonexistent/model.onnx", {}, ops::OpLibrary::Builtin());
   EXPECT_EQ(m.status().code(), StatusCode::kInvalidFile);
   EXPECT_NE(m.status().message().find("/nonexistent/model.onnx"), std::string::npos);
 }

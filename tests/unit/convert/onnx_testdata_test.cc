@@ -16,7 +16,7 @@
 #include "convert/onnx_import.h"
 #include "convert/onnx_tensor.h"
 #include "core/model_file.h"
-#include "sim/ops/op_library.h"
+#include "ops/op_library.h"
 
 namespace aclsim::convert {
 namespace {
@@ -48,7 +48,7 @@ std::string Reason(const std::string& message) {
 // host buffers, front to back. It checks the conversion's numerics against ONNX's expected
 // outputs before the device executor exists; "" when the outputs match.
 std::string RunOnHost(const core::ModelFile& m, const fs::path& dir, double tolerance = 1e-3) {
-  const auto& ops = sim::ops::SimOpLibrary::Instance();
+  const auto& ops = ops::OpLibrary::Builtin();
   std::vector<std::optional<HostTensor>> vals(m.tensors.size());
   for (size_t t = 0; t < m.tensors.size(); ++t) {
     const auto& mt = m.tensors[t];
@@ -77,10 +77,10 @@ std::string RunOnHost(const core::ModelFile& m, const fs::path& dir, double tole
   props.clock_hz = 1'000'000'000;
   props.ub_bytes = 192 << 10;
   for (const auto& node : m.nodes) {
-    driver::OpCall call;
+    ops::OpCall call;
     call.type = node.type;
     call.attrs = node.attrs;
-    std::vector<driver::KernelBuffer> in_bufs;
+    std::vector<ops::KernelBuffer> in_bufs;
     for (int32_t id : node.inputs) {
       if (id < 0) {
         call.inputs.emplace_back();
@@ -89,19 +89,19 @@ std::string RunOnHost(const core::ModelFile& m, const fs::path& dir, double tole
       }
       auto& v = vals[static_cast<size_t>(id)];
       if (!v) return node.name + ": input not computed";
-      driver::TensorDesc d = m.tensors[static_cast<size_t>(id)].desc;
+      ops::TensorDesc d = m.tensors[static_cast<size_t>(id)].desc;
       d.dims = v->dims;
       d.value = v->data;
       call.inputs.push_back(std::move(d));
       in_bufs.push_back({v->data.data(), v->data.size()});
     }
     call.outputs.resize(node.outputs.size());
-    for (auto& o : call.outputs) o.format = driver::Format::kUndefined;
+    for (auto& o : call.outputs) o.format = ops::Format::kUndefined;
     auto kernel = ops.Compile(call, props);
     if (!kernel.ok()) return node.name + ": " + kernel.status().message();
     const auto& resolved = kernel.value()->call();
     std::vector<std::vector<uint8_t>> store;
-    std::vector<driver::KernelBuffer> out_bufs;
+    std::vector<ops::KernelBuffer> out_bufs;
     store.reserve(resolved.outputs.size());
     for (const auto& o : resolved.outputs) {
       store.emplace_back(std::max<size_t>(o.ByteSize(), 1));
@@ -114,7 +114,7 @@ std::string RunOnHost(const core::ModelFile& m, const fs::path& dir, double tole
       HostTensor h{resolved.outputs[j].dtype, resolved.outputs[j].dims, std::move(store[j])};
       if (kernel.value()->dynamic_output_shape()) h.dims = dyn[j];
       h.data.resize(static_cast<size_t>(ElementCount(h.dims).value_or(0)) *
-                    driver::DataTypeSize(h.dtype));
+                    ops::DataTypeSize(h.dtype));
       vals[static_cast<size_t>(node.outputs[j])] = std::move(h);
     }
   }
@@ -141,7 +141,7 @@ std::string RunOnHost(const core::ModelFile& m, const fs::path& dir, double tole
 TEST(OnnxTestdataTest, EveryModelConvertsOrIsRefusedCleanly) {
   const fs::path root = ACLSIM_ONNX_MODEL_DATA;
   if (!fs::is_directory(root)) GTEST_SKIP() << root << " is absent (libonnx-testdata)";
-  const auto& ops = sim::ops::SimOpLibrary::Instance();
+  const auto& ops = ops::OpLibrary::Builtin();
   for (const char* set : {"simple", "pytorch-converted", "pytorch-operator"}) {
     if (!fs::is_directory(root / set)) continue;
     size_t converted = 0;

@@ -16,9 +16,9 @@
 namespace aclsim::core {
 namespace {
 
-using driver::DataType;
-using driver::Format;
-using driver::TensorDesc;
+using ops::DataType;
+using ops::Format;
+using ops::TensorDesc;
 
 ModelTensor Tensor(const char* name, DataType dtype, std::vector<int64_t> dims) {
   ModelTensor t;

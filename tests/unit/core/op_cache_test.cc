@@ -8,15 +8,15 @@
 #include <thread>
 #include <vector>
 
-#include "sim/ops/op_library.h"
+#include "ops/op_library.h"
 
 namespace aclsim::core {
 namespace {
 
-driver::OpCall AddCall(int64_t rows, driver::DataType dtype = driver::DataType::kFloat) {
-  driver::OpCall call;
+ops::OpCall AddCall(int64_t rows, ops::DataType dtype = ops::DataType::kFloat) {
+  ops::OpCall call;
   call.type = "Add";
-  driver::TensorDesc desc;
+  ops::TensorDesc desc;
   desc.dtype = dtype;
   desc.dims = {rows, 8};
   call.inputs = {desc, desc};
@@ -36,14 +36,14 @@ struct Counter {
   int compiles = 0;
 };
 
-Result<std::shared_ptr<const driver::OpKernel>> Get(OpCache& cache, const driver::OpCall& call,
-                                                    OpCacheOutcome* outcome,
-                                                    Counter* counter = nullptr) {
+Result<std::shared_ptr<const ops::OpKernel>> Get(OpCache& cache, const ops::OpCall& call,
+                                                 OpCacheOutcome* outcome,
+                                                 Counter* counter = nullptr) {
   return cache.GetOrCompile(
       OpCacheKey(call, true), [&] { return OpCacheKey(call, false); },
       [&]() {
         if (counter != nullptr) ++counter->compiles;
-        return sim::ops::SimOpLibrary::Instance().Compile(call, Props());
+        return ops::OpLibrary::Builtin().Compile(call, Props());
       },
       outcome);
 }
@@ -51,7 +51,7 @@ Result<std::shared_ptr<const driver::OpKernel>> Get(OpCache& cache, const driver
 TEST(OpCacheKey, DiffersByEverythingThatSelectsAKernel) {
   const auto base = AddCall(4);
   auto other_shape = AddCall(5);
-  auto other_type = AddCall(4, driver::DataType::kFloat16);
+  auto other_type = AddCall(4, ops::DataType::kFloat16);
   auto with_attr = AddCall(4);
   with_attr.attrs["x"] = int64_t{1};
   auto with_value = AddCall(4);
@@ -136,7 +136,7 @@ TEST(OpCache, ConcurrentCompilesOfOneKeyShareOneEntry) {
   OpCache cache(0);
   std::vector<std::thread> threads;
   std::atomic<int> ok{0};
-  std::vector<const driver::OpKernel*> kernels(8);
+  std::vector<const ops::OpKernel*> kernels(8);
   for (int t = 0; t < 8; ++t) {
     threads.emplace_back([&, t] {
       OpCacheOutcome outcome;
@@ -154,14 +154,12 @@ TEST(OpCache, ConcurrentCompilesOfOneKeyShareOneEntry) {
   for (auto* kernel : kernels) EXPECT_NE(kernel, nullptr);
 }
 
-Result<std::shared_ptr<const driver::OpKernel>> GetWithTicket(OpCache& cache,
-                                                              const driver::OpCall& call,
-                                                              OpCache::Ticket* ticket) {
+Result<std::shared_ptr<const ops::OpKernel>> GetWithTicket(OpCache& cache, const ops::OpCall& call,
+                                                           OpCache::Ticket* ticket) {
   OpCacheOutcome outcome;
   return cache.GetOrCompile(
       OpCacheKey(call, true), [&] { return OpCacheKey(call, false); },
-      [&]() { return sim::ops::SimOpLibrary::Instance().Compile(call, Props()); }, &outcome,
-      ticket);
+      [&]() { return ops::OpLibrary::Builtin().Compile(call, Props()); }, &outcome, ticket);
 }
 
 TEST(OpCache, TicketTouchCountsAHitAndRefreshesTheEntry) {
@@ -208,19 +206,19 @@ TEST(OpCache, TicketsDieWithEvictionClearAndTheCache) {
 }
 
 TEST(TensorDescEquality, ComparesEveryField) {
-  driver::TensorDesc a;
-  a.dtype = driver::DataType::kFloat;
+  ops::TensorDesc a;
+  a.dtype = ops::DataType::kFloat;
   a.dims = {2, 3};
   EXPECT_EQ(a, a);
   auto changed = [&a](auto change) {
-    driver::TensorDesc b = a;
+    ops::TensorDesc b = a;
     change(b);
     return b;
   };
-  EXPECT_NE(a, changed([](auto& d) { d.dtype = driver::DataType::kFloat16; }));
-  EXPECT_NE(a, changed([](auto& d) { d.format = driver::Format::kNchw; }));
+  EXPECT_NE(a, changed([](auto& d) { d.dtype = ops::DataType::kFloat16; }));
+  EXPECT_NE(a, changed([](auto& d) { d.format = ops::Format::kNchw; }));
   EXPECT_NE(a, changed([](auto& d) { d.dims = {3, 2}; }));
-  EXPECT_NE(a, changed([](auto& d) { d.storage_format = driver::Format::kNc1hwc0; }));
+  EXPECT_NE(a, changed([](auto& d) { d.storage_format = ops::Format::kNc1hwc0; }));
   EXPECT_NE(a, changed([](auto& d) { d.storage_dims = {1}; }));
   EXPECT_NE(a, changed([](auto& d) { d.shape_range = {{1, 2}}; }));
   EXPECT_NE(a, changed([](auto& d) { d.name = "x"; }));

@@ -12,9 +12,9 @@
 namespace aclsim::core {
 namespace {
 
-using driver::DataType;
-using driver::Format;
-using driver::TensorDesc;
+using ops::DataType;
+using ops::Format;
+using ops::TensorDesc;
 
 TensorDesc Desc(DataType dtype, std::vector<int64_t> dims, Format format = Format::kNd) {
   TensorDesc t;
@@ -221,8 +221,8 @@ TEST(OpModelFormatTest, RandomBytesAndFlipsNeverCrash) {
 
 // --- matching -------------------------------------------------------------------------------
 
-driver::OpCall AddCall(std::vector<int64_t> dims) {
-  driver::OpCall c;
+ops::OpCall AddCall(std::vector<int64_t> dims) {
+  ops::OpCall c;
   c.type = "Add";
   c.inputs = {Desc(DataType::kFloat, dims), Desc(DataType::kFloat, dims)};
   c.outputs = {Desc(DataType::kFloat, dims)};

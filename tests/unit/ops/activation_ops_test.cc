@@ -6,16 +6,16 @@
 
 #include "tests/unit/ops/op_test_util.h"
 
-namespace aclsim::sim::ops::testing {
+namespace aclsim::ops::testing {
 namespace {
 
-RunResult Exec(const std::string& type, std::vector<driver::TensorDesc> descs,
-               std::vector<Bytes> bytes, driver::AttrMap attrs = {}) {
+RunResult Exec(const std::string& type, std::vector<TensorDesc> descs, std::vector<Bytes> bytes,
+               AttrMap attrs = {}) {
   return RunOp(MakeCall(type, std::move(descs), {}, std::move(attrs)), std::move(bytes));
 }
 
 std::vector<float> RunF32(const std::string& type, const std::vector<float>& x,
-                          driver::AttrMap attrs = {}) {
+                          AttrMap attrs = {}) {
   auto r = Exec(type, {Desc(DataType::kFloat, {static_cast<int64_t>(x.size())})}, {Bytes::Of(x)},
                 std::move(attrs));
   EXPECT_TRUE(r.status.ok()) << type << ": " << r.status.message();
@@ -24,7 +24,7 @@ std::vector<float> RunF32(const std::string& type, const std::vector<float>& x,
 }
 
 // Checks `type` on a spread of inputs against a double reference.
-void ExpectMatches(const std::string& type, double (*ref)(double), driver::AttrMap attrs = {},
+void ExpectMatches(const std::string& type, double (*ref)(double), AttrMap attrs = {},
                    double tol = 1e-6) {
   const std::vector<float> x = {-20, -3, -1, -0.5f, 0, 0.25f, 1, 2.5f, 4, 20};
   auto y = RunF32(type, x, attrs);
@@ -151,10 +151,10 @@ TEST(ActivationOps, PReluWeightLayouts) {
 }
 
 TEST(ActivationOps, TranscendentalsCostMoreThanRelu) {
-  auto relu = SimOpLibrary::Instance().Compile(
-      MakeCall("Relu", {Desc(DataType::kFloat, {1 << 16})}), TestProps());
-  auto gelu = SimOpLibrary::Instance().Compile(
-      MakeCall("Gelu", {Desc(DataType::kFloat, {1 << 16})}), TestProps());
+  auto relu = OpLibrary::Builtin().Compile(MakeCall("Relu", {Desc(DataType::kFloat, {1 << 16})}),
+                                           TestProps());
+  auto gelu = OpLibrary::Builtin().Compile(MakeCall("Gelu", {Desc(DataType::kFloat, {1 << 16})}),
+                                           TestProps());
   ASSERT_TRUE(relu.ok());
   ASSERT_TRUE(gelu.ok());
   EXPECT_EQ(gelu.value()->engine(), driver::Engine::kAiVector);
@@ -162,4 +162,4 @@ TEST(ActivationOps, TranscendentalsCostMoreThanRelu) {
 }
 
 }  // namespace
-}  // namespace aclsim::sim::ops::testing
+}  // namespace aclsim::ops::testing

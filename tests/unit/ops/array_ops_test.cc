@@ -5,20 +5,20 @@
 
 #include "tests/unit/ops/op_test_util.h"
 
-namespace aclsim::sim::ops::testing {
+namespace aclsim::ops::testing {
 namespace {
 
 using Dims = std::vector<int64_t>;
 
 // A constant int64 / int32 vector input (value known at compile time) and its bytes.
-driver::TensorDesc I64(const std::vector<int64_t>& v) {
+TensorDesc I64(const std::vector<int64_t>& v) {
   return ConstDesc<int64_t>(DataType::kInt64, {static_cast<int64_t>(v.size())}, v);
 }
-driver::TensorDesc I32(const std::vector<int32_t>& v) {
+TensorDesc I32(const std::vector<int32_t>& v) {
   return ConstDesc<int32_t>(DataType::kInt32, {static_cast<int64_t>(v.size())}, v);
 }
 template <typename T>
-driver::TensorDesc ScalarConst(DataType dtype, T v) {
+TensorDesc ScalarConst(DataType dtype, T v) {
   return ConstDesc<T>(dtype, {}, {v});
 }
 Bytes B64(const std::vector<int64_t>& v) { return Bytes::Of(v); }
@@ -244,8 +244,7 @@ TEST(ArrayOps, PackAndUnpack) {
   call.inputs[1] = Desc(DataType::kFloat, {3});
   ExpectError(RunOp(call, {}), StatusCode::kOpInputNotMatch, "x[1]");
 
-  auto un =
-      MakeCall("Unpack", {Desc(DataType::kInt32, {2, 3})}, std::vector<driver::TensorDesc>(3));
+  auto un = MakeCall("Unpack", {Desc(DataType::kInt32, {2, 3})}, std::vector<TensorDesc>(3));
   un.attrs["num"] = int64_t{3};
   un.attrs["axis"] = int64_t{-1};
   r = RunOp(un, {Bytes::Of<int32_t>({1, 2, 3, 4, 5, 6})});
@@ -259,8 +258,7 @@ TEST(ArrayOps, PackAndUnpack) {
 }
 
 TEST(ArrayOps, SplitDEqualParts) {
-  auto call =
-      MakeCall("SplitD", {Desc(DataType::kFloat16, {2, 4})}, std::vector<driver::TensorDesc>(2));
+  auto call = MakeCall("SplitD", {Desc(DataType::kFloat16, {2, 4})}, std::vector<TensorDesc>(2));
   call.attrs["split_dim"] = int64_t{1};
   call.attrs["num_split"] = int64_t{2};
   auto r = RunOp(call, {Bytes::Of(ToHalf(Seq(8)))});
@@ -275,8 +273,7 @@ TEST(ArrayOps, SplitDEqualParts) {
 }
 
 TEST(ArrayOps, SplitVDWithMinusOne) {
-  auto call =
-      MakeCall("SplitVD", {Desc(DataType::kInt64, {5})}, std::vector<driver::TensorDesc>(2));
+  auto call = MakeCall("SplitVD", {Desc(DataType::kInt64, {5})}, std::vector<TensorDesc>(2));
   call.attrs["size_splits"] = std::vector<int64_t>{1, -1};
   call.attrs["split_dim"] = int64_t{0};
   call.attrs["num_split"] = int64_t{2};
@@ -291,7 +288,7 @@ TEST(ArrayOps, SplitVDWithMinusOne) {
 TEST(ArrayOps, SplitAndSplitVTakeValuesAsInputs) {
   auto call =
       MakeCall("Split", {ScalarConst<int32_t>(DataType::kInt32, 0), Desc(DataType::kFloat, {4, 1})},
-               std::vector<driver::TensorDesc>(2));
+               std::vector<TensorDesc>(2));
   call.attrs["num_split"] = int64_t{2};
   auto r = RunOp(call, {B32({0}), Bytes::Of<float>({1, 2, 3, 4})});
   ASSERT_TRUE(r.status.ok()) << r.status.message();
@@ -300,7 +297,7 @@ TEST(ArrayOps, SplitAndSplitVTakeValuesAsInputs) {
   auto v = MakeCall(
       "SplitV",
       {Desc(DataType::kFloat, {2, 3}), I64({2, 1}), ScalarConst<int32_t>(DataType::kInt32, -1)},
-      std::vector<driver::TensorDesc>(2));
+      std::vector<TensorDesc>(2));
   v.attrs["num_split"] = int64_t{2};
   r = RunOp(v, {Bytes::Of(Seq(6)), B64({2, 1}), B32({-1})});
   ASSERT_TRUE(r.status.ok()) << r.status.message();
@@ -333,12 +330,12 @@ TEST(ArrayOps, SliceWithMinusOneSize) {
   ExpectError(RunOp(d, {}), StatusCode::kOpAttrNotMatch, "'offsets'");
 }
 
-driver::OpCall StridedSliceCall(const Dims& begin, const Dims& end, const Dims& strides) {
+OpCall StridedSliceCall(const Dims& begin, const Dims& end, const Dims& strides) {
   return MakeCall("StridedSlice",
                   {Desc(DataType::kFloat, {2, 3, 4}), I64(begin), I64(end), I64(strides)});
 }
 
-RunResult RunStridedSlice(driver::OpCall call) {
+RunResult RunStridedSlice(OpCall call) {
   std::vector<Bytes> in = {Bytes::Of(Seq(24))};
   for (size_t i = 1; i < 4; ++i) in.push_back(Bytes{*call.inputs[i].value});
   return RunOp(std::move(call), in);
@@ -638,4 +635,4 @@ TEST(ArrayOps, ShapeAndSize) {
 }
 
 }  // namespace
-}  // namespace aclsim::sim::ops::testing
+}  // namespace aclsim::ops::testing

@@ -5,7 +5,7 @@
 
 #include "tests/unit/ops/op_test_util.h"
 
-namespace aclsim::sim::ops::testing {
+namespace aclsim::ops::testing {
 namespace {
 
 using Ints = std::vector<int64_t>;
@@ -39,14 +39,14 @@ struct ConvArgs {
 };
 
 RunResult Conv3D(const ConvArgs& a) {
-  std::vector<driver::TensorDesc> inputs = {Desc(DataType::kFloat, a.x_dims),
-                                            Desc(DataType::kFloat, a.f_dims, a.f_format)};
+  std::vector<TensorDesc> inputs = {Desc(DataType::kFloat, a.x_dims),
+                                    Desc(DataType::kFloat, a.f_dims, a.f_format)};
   std::vector<Bytes> data = {Bytes::Of(a.x), Bytes::Of(a.f)};
   if (!a.bias.empty()) {
     inputs.push_back(Desc(DataType::kFloat, {static_cast<int64_t>(a.bias.size())}));
     data.push_back(Bytes::Of(a.bias));
   }
-  driver::OpCall call = MakeCall("Conv3D", inputs);
+  OpCall call = MakeCall("Conv3D", inputs);
   call.attrs["strides"] = a.strides;
   call.attrs["pads"] = a.pads;
   call.attrs["dilations"] = a.dilations;
@@ -114,7 +114,7 @@ TEST(Conv3DOps, UnitDepthMatchesConv2D) {
     const auto x = Random(Count(x4), seed++);
     const auto f = Random(Count(f4), seed++);
     const auto bias = Random(6, seed++);
-    driver::OpCall conv2d =
+    OpCall conv2d =
         MakeCall("Conv2D", {Desc(DataType::kFloat, x4), Desc(DataType::kFloat, f4, Format::kNchw),
                             Desc(DataType::kFloat, {6})});
     conv2d.attrs["strides"] = Ints{1, 1, c.strides[0], c.strides[1]};
@@ -204,10 +204,9 @@ TEST(Conv3DOps, BadShapesAndAttributesAreRefused) {
 RunResult Deconv3D(const Ints& size, const Ints& x_dims, const std::vector<float>& x,
                    const Ints& f_dims, const std::vector<float>& f, const Ints& strides,
                    const Ints& pads, int64_t groups = 1) {
-  driver::OpCall call =
-      MakeCall("Conv3DTranspose",
-               {ConstDesc<int64_t>(DataType::kInt64, {5}, size), Desc(DataType::kFloat, x_dims),
-                Desc(DataType::kFloat, f_dims, Format::kNcdhw)});
+  OpCall call = MakeCall("Conv3DTranspose", {ConstDesc<int64_t>(DataType::kInt64, {5}, size),
+                                             Desc(DataType::kFloat, x_dims),
+                                             Desc(DataType::kFloat, f_dims, Format::kNcdhw)});
   call.attrs["strides"] = strides;
   call.attrs["pads"] = pads;
   call.attrs["groups"] = groups;
@@ -239,8 +238,8 @@ TEST(Conv3DTransposeOps, UnitDepthMatchesConv2DTranspose) {
   const auto x = Random(Count(x4), 7);
   const auto f = Random(Count(f4), 8);
   const Ints size4 = {1, 6, 7, 8};
-  driver::OpCall call = MakeCall(
-      "Conv2DTranspose", {ConstDesc<int64_t>(DataType::kInt64, {4}, size4),
+  OpCall call = MakeCall("Conv2DTranspose",
+                         {ConstDesc<int64_t>(DataType::kInt64, {4}, size4),
                           Desc(DataType::kFloat, x4), Desc(DataType::kFloat, f4, Format::kNchw)});
   call.attrs["strides"] = Ints{1, 1, 2, 2};
   call.attrs["pads"] = Ints{1, 0, 0, 1};
@@ -261,7 +260,7 @@ TEST(Conv3DTransposeOps, BadShapesAreRefused) {
   const Ints unit = {1, 1, 1, 1, 1};
   const Ints zero_pads = {0, 0, 0, 0, 0, 0};
   // input_size of 4 values.
-  driver::OpCall call =
+  OpCall call =
       MakeCall("Conv3DTranspose", {ConstDesc<int64_t>(DataType::kInt64, {4}, Ints{1, 1, 3, 1}),
                                    Desc(DataType::kFloat, {1, 1, 2, 1, 1}),
                                    Desc(DataType::kFloat, {1, 1, 2, 1, 1}, Format::kNcdhw)});
@@ -280,4 +279,4 @@ TEST(Conv3DTransposeOps, BadShapesAreRefused) {
 }
 
 }  // namespace
-}  // namespace aclsim::sim::ops::testing
+}  // namespace aclsim::ops::testing

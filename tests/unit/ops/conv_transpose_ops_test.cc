@@ -2,7 +2,7 @@
 // convolutions (stride, pads, groups + bias, NHWC with an HWCN filter), errors.
 #include "tests/unit/ops/op_test_util.h"
 
-namespace aclsim::sim::ops::testing {
+namespace aclsim::ops::testing {
 namespace {
 
 using Ints = std::vector<int64_t>;
@@ -11,15 +11,15 @@ RunResult Deconv(const Ints& size, const Ints& x_dims, const std::vector<float>&
                  const Ints& f_dims, const std::vector<float>& f, int64_t stride, const Ints& pads,
                  const std::string& format = "NCHW", int64_t groups = 1,
                  const std::vector<float>& bias = {}, Format f_format = Format::kNchw) {
-  std::vector<driver::TensorDesc> inputs = {ConstDesc<int64_t>(DataType::kInt64, {4}, size),
-                                            Desc(DataType::kFloat, x_dims),
-                                            Desc(DataType::kFloat, f_dims, f_format)};
+  std::vector<TensorDesc> inputs = {ConstDesc<int64_t>(DataType::kInt64, {4}, size),
+                                    Desc(DataType::kFloat, x_dims),
+                                    Desc(DataType::kFloat, f_dims, f_format)};
   std::vector<Bytes> data = {Bytes::Of(size), Bytes::Of(x), Bytes::Of(f)};
   if (!bias.empty()) {
     inputs.push_back(Desc(DataType::kFloat, {static_cast<int64_t>(bias.size())}));
     data.push_back(Bytes::Of(bias));
   }
-  driver::OpCall call = MakeCall("Conv2DTranspose", inputs);
+  OpCall call = MakeCall("Conv2DTranspose", inputs);
   call.attrs["strides"] =
       format == "NCHW" ? Ints{1, 1, stride, stride} : Ints{1, stride, stride, 1};
   call.attrs["pads"] = pads;
@@ -84,4 +84,4 @@ TEST(ConvTransposeOps, Errors) {
 }
 
 }  // namespace
-}  // namespace aclsim::sim::ops::testing
+}  // namespace aclsim::ops::testing

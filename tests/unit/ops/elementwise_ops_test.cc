@@ -5,12 +5,11 @@
 
 #include "tests/unit/ops/op_test_util.h"
 
-namespace aclsim::sim::ops::testing {
+namespace aclsim::ops::testing {
 namespace {
 
 TEST(ElementwiseOps, AddBroadcastsFloat) {
-  driver::OpCall call =
-      MakeCall("Add", {Desc(DataType::kFloat, {2, 3}), Desc(DataType::kFloat, {3})});
+  OpCall call = MakeCall("Add", {Desc(DataType::kFloat, {2, 3}), Desc(DataType::kFloat, {3})});
   auto r = RunOp(call, {Bytes::Of<float>({1, 2, 3, 4, 5, 6}), Bytes::Of<float>({10, 20, 30})});
   ASSERT_TRUE(r.status.ok()) << r.status.message();
   EXPECT_EQ(r.kernel->call().outputs[0].dims, (std::vector<int64_t>{2, 3}));
@@ -18,24 +17,21 @@ TEST(ElementwiseOps, AddBroadcastsFloat) {
 }
 
 TEST(ElementwiseOps, AddFp16ComputesInFloat) {
-  driver::OpCall call =
-      MakeCall("Add", {Desc(DataType::kFloat16, {3}), Desc(DataType::kFloat16, {3})});
+  OpCall call = MakeCall("Add", {Desc(DataType::kFloat16, {3}), Desc(DataType::kFloat16, {3})});
   auto r = RunOp(call, {Bytes::Of(ToHalf({1.5f, -2, 1000})), Bytes::Of(ToHalf({0.25f, 2, 24}))});
   ASSERT_TRUE(r.status.ok()) << r.status.message();
   EXPECT_EQ(FromHalf(r.outputs[0].template As<uint16_t>()), (std::vector<float>{1.75f, 0, 1024}));
 }
 
 TEST(ElementwiseOps, AddInt32BroadcastsBothWays) {
-  driver::OpCall call =
-      MakeCall("Add", {Desc(DataType::kInt32, {2, 1}), Desc(DataType::kInt32, {1, 3})});
+  OpCall call = MakeCall("Add", {Desc(DataType::kInt32, {2, 1}), Desc(DataType::kInt32, {1, 3})});
   auto r = RunOp(call, {Bytes::Of<int32_t>({1, 2}), Bytes::Of<int32_t>({10, 20, 30})});
   ASSERT_TRUE(r.status.ok()) << r.status.message();
   EXPECT_EQ(r.outputs[0].template As<int32_t>(), (std::vector<int32_t>{11, 21, 31, 12, 22, 32}));
 }
 
 TEST(ElementwiseOps, MismatchedShapesNameBothInputs) {
-  driver::OpCall call =
-      MakeCall("Add", {Desc(DataType::kFloat, {2, 3}), Desc(DataType::kFloat, {4})});
+  OpCall call = MakeCall("Add", {Desc(DataType::kFloat, {2, 3}), Desc(DataType::kFloat, {4})});
   auto r = RunOp(call, {});
   EXPECT_EQ(r.status.code(), StatusCode::kOpInputNotMatch);
   EXPECT_NE(r.status.message().find("input 0 (x1)"), std::string::npos) << r.status.message();
@@ -43,25 +39,25 @@ TEST(ElementwiseOps, MismatchedShapesNameBothInputs) {
 }
 
 TEST(ElementwiseOps, UnknownTypeIsTypeNotMatch) {
-  driver::OpCall call = MakeCall("NoSuchOp", {Desc(DataType::kFloat, {1})});
+  OpCall call = MakeCall("NoSuchOp", {Desc(DataType::kFloat, {1})});
   EXPECT_EQ(RunOp(call, {}).status.code(), StatusCode::kOpTypeNotMatch);
 }
 
 TEST(ElementwiseOps, WrongInputCount) {
-  driver::OpCall call = MakeCall("Add", {Desc(DataType::kFloat, {1})});
+  OpCall call = MakeCall("Add", {Desc(DataType::kFloat, {1})});
   auto r = RunOp(call, {});
   EXPECT_EQ(r.status.code(), StatusCode::kOpInputNotMatch);
   EXPECT_NE(r.status.message().find("x1, x2"), std::string::npos) << r.status.message();
 }
 
 TEST(ElementwiseOps, OutputDescriptorMismatch) {
-  driver::OpCall call = MakeCall("Add", {Desc(DataType::kFloat, {2}), Desc(DataType::kFloat, {2})},
-                                 {Desc(DataType::kFloat16, {2})});
+  OpCall call = MakeCall("Add", {Desc(DataType::kFloat, {2}), Desc(DataType::kFloat, {2})},
+                         {Desc(DataType::kFloat16, {2})});
   EXPECT_EQ(RunOp(call, {}).status.code(), StatusCode::kOpOutputNotMatch);
 }
 
 TEST(ElementwiseOps, CastFloatToHalfWithIntDstType) {
-  driver::OpCall call = MakeCall("Cast", {Desc(DataType::kFloat, {3})});
+  OpCall call = MakeCall("Cast", {Desc(DataType::kFloat, {3})});
   call.attrs["dst_type"] = int64_t{1};
   auto r = RunOp(call, {Bytes::Of<float>({1.0f, 0.1f, 65504.0f})});
   ASSERT_TRUE(r.status.ok()) << r.status.message();
@@ -71,14 +67,14 @@ TEST(ElementwiseOps, CastFloatToHalfWithIntDstType) {
 }
 
 TEST(ElementwiseOps, CastMissingDstTypeIsAttrNotMatch) {
-  driver::OpCall call = MakeCall("Cast", {Desc(DataType::kFloat, {3})});
+  OpCall call = MakeCall("Cast", {Desc(DataType::kFloat, {3})});
   auto r = RunOp(call, {});
   EXPECT_EQ(r.status.code(), StatusCode::kOpAttrNotMatch);
   EXPECT_NE(r.status.message().find("dst_type"), std::string::npos);
 }
 
 TEST(ElementwiseOps, UnknownAttributesAreIgnored) {
-  driver::OpCall call = MakeCall("Add", {Desc(DataType::kFloat, {1}), Desc(DataType::kFloat, {1})});
+  OpCall call = MakeCall("Add", {Desc(DataType::kFloat, {1}), Desc(DataType::kFloat, {1})});
   call.attrs["need_fusion"] = int64_t{1};
   auto r = RunOp(call, {Bytes::Of<float>({1}), Bytes::Of<float>({2})});
   ASSERT_TRUE(r.status.ok()) << r.status.message();
@@ -90,7 +86,7 @@ TEST(ElementwiseOps, Nc1hwc0StorageRoundTrips) {
   auto x = Desc(DataType::kFloat, {1, 2, 1, 2}, Format::kNchw);
   x.storage_format = Format::kNc1hwc0;
   auto y = x;
-  driver::OpCall call = MakeCall("Add", {x, x}, {y});
+  OpCall call = MakeCall("Add", {x, x}, {y});
   std::vector<float> stored(32, 0.0f);
   stored[0] = 1;   // (c0, w0)
   stored[1] = 2;   // (c1, w0)
@@ -108,9 +104,9 @@ TEST(ElementwiseOps, Nc1hwc0StorageRoundTrips) {
 }
 
 TEST(ElementwiseOps, DefaultWorkRunsOnVectorCores) {
-  driver::OpCall call =
+  OpCall call =
       MakeCall("Add", {Desc(DataType::kFloat, {1 << 20}), Desc(DataType::kFloat, {1 << 20})});
-  auto kernel = SimOpLibrary::Instance().Compile(call, TestProps());
+  auto kernel = OpLibrary::Builtin().Compile(call, TestProps());
   ASSERT_TRUE(kernel.ok());
   EXPECT_EQ(kernel.value()->engine(), driver::Engine::kAiVector);
   EXPECT_EQ(kernel.value()->blocks(), 48u);
@@ -143,8 +139,8 @@ In F16(std::vector<int64_t> dims, const std::vector<float>& v) {
   return Tens(DataType::kFloat16, std::move(dims), ToHalf(v));
 }
 
-RunResult Exec(const std::string& type, std::vector<In> ins, driver::AttrMap attrs = {}) {
-  std::vector<driver::TensorDesc> descs;
+RunResult Exec(const std::string& type, std::vector<In> ins, AttrMap attrs = {}) {
+  std::vector<TensorDesc> descs;
   std::vector<Bytes> bytes;
   for (auto& in : ins) {
     descs.push_back(Desc(in.dtype, in.dims));
@@ -153,24 +149,21 @@ RunResult Exec(const std::string& type, std::vector<In> ins, driver::AttrMap att
   return RunOp(MakeCall(type, descs, {}, std::move(attrs)), bytes);
 }
 
-std::vector<float> RunF32(const std::string& type, std::vector<In> ins,
-                          driver::AttrMap attrs = {}) {
+std::vector<float> RunF32(const std::string& type, std::vector<In> ins, AttrMap attrs = {}) {
   auto r = Exec(type, std::move(ins), std::move(attrs));
   EXPECT_TRUE(r.status.ok()) << type << ": " << r.status.message();
   if (!r.status.ok()) return {};
   return r.outputs[0].template As<float>();
 }
 
-std::vector<int32_t> RunI32(const std::string& type, std::vector<In> ins,
-                            driver::AttrMap attrs = {}) {
+std::vector<int32_t> RunI32(const std::string& type, std::vector<In> ins, AttrMap attrs = {}) {
   auto r = Exec(type, std::move(ins), std::move(attrs));
   EXPECT_TRUE(r.status.ok()) << type << ": " << r.status.message();
   if (!r.status.ok()) return {};
   return r.outputs[0].template As<int32_t>();
 }
 
-std::vector<uint8_t> RunBool(const std::string& type, std::vector<In> ins,
-                             driver::AttrMap attrs = {}) {
+std::vector<uint8_t> RunBool(const std::string& type, std::vector<In> ins, AttrMap attrs = {}) {
   auto r = Exec(type, std::move(ins), std::move(attrs));
   EXPECT_TRUE(r.status.ok()) << type << ": " << r.status.message();
   if (!r.status.ok()) return {};
@@ -566,4 +559,4 @@ TEST(FillOps, FillsZerosLikeOnesLikeIdentity) {
 }
 
 }  // namespace
-}  // namespace aclsim::sim::ops::testing
+}  // namespace aclsim::ops::testing

@@ -1,6 +1,6 @@
-// Bulk fp16 conversion (sim/ops/half_batch.h) agrees bit for bit with the scalar conversion,
+// Bulk fp16 conversion (ops/half_batch.h) agrees bit for bit with the scalar conversion,
 // on this host's fast path and at every length (vector body and scalar tail).
-#include "sim/ops/half_batch.h"
+#include "ops/half_batch.h"
 
 #include <gtest/gtest.h>
 
@@ -10,7 +10,7 @@
 
 #include "common/float16.h"
 
-namespace aclsim::sim::ops {
+namespace aclsim::ops {
 namespace {
 
 uint32_t Bits(float value) {
@@ -80,4 +80,4 @@ TEST(HalfBatch, NansStayQuietWithTheirLeadingPayload) {
 }
 
 }  // namespace
-}  // namespace aclsim::sim::ops
+}  // namespace aclsim::ops

@@ -1,8 +1,8 @@
 // Matmul ops of the sim op library: MatMul, MatMulV2, BatchMatMul, BatchMatMulV2, GEMM.
-#include "sim/work_builders.h"
+#include "ops/work_builders.h"
 #include "tests/unit/ops/op_test_util.h"
 
-namespace aclsim::sim::ops::testing {
+namespace aclsim::ops::testing {
 namespace {
 
 // Row-major reference: c[m, n] = a[m, k] x b[k, n].
@@ -111,7 +111,7 @@ TEST(MatmulOps, MatMulV2LinearStyleTransposeX2WithPlaceholderOffset) {
   // torch Linear: y = x W^T + b with W [out, in].
   auto x = Iota(6);               // [2, 3]
   auto w = Iota(6, 1.0f, -0.5f);  // W [2, 3]
-  driver::TensorDesc absent;
+  TensorDesc absent;
   absent.dtype = DataType::kUndefined;
   auto call = MakeCall("MatMulV2", {Desc(DataType::kFloat, {2, 3}), Desc(DataType::kFloat, {2, 3}),
                                     Desc(DataType::kFloat, {2}), absent});
@@ -200,7 +200,7 @@ TEST(MatmulOps, BatchMatMulV2Bf16) {
 TEST(MatmulOps, WorkIsCubeMatmulWork) {
   auto call = MakeCall("BatchMatMulV2", {Desc(DataType::kFloat16, {4, 256, 512}),
                                          Desc(DataType::kFloat16, {512, 128})});
-  auto kernel = SimOpLibrary::Instance().Compile(call, TestProps());
+  auto kernel = OpLibrary::Builtin().Compile(call, TestProps());
   ASSERT_TRUE(kernel.ok()) << kernel.status().message();
   uint32_t blocks = 0;
   auto want = MatmulWork(4 * 256, 128, 512, driver::DtypeClass::kFp16, &blocks);
@@ -257,4 +257,4 @@ TEST(MatmulOps, GemmErrors) {
 }
 
 }  // namespace
-}  // namespace aclsim::sim::ops::testing
+}  // namespace aclsim::ops::testing

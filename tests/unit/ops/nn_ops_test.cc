@@ -2,10 +2,10 @@
 // pooling.
 #include <cmath>
 
-#include "sim/work_builders.h"
+#include "ops/work_builders.h"
 #include "tests/unit/ops/op_test_util.h"
 
-namespace aclsim::sim::ops::testing {
+namespace aclsim::ops::testing {
 namespace {
 
 void ExpectNear(const std::vector<float>& got, const std::vector<float>& want, float tol = 1e-5f) {
@@ -13,7 +13,7 @@ void ExpectNear(const std::vector<float>& got, const std::vector<float>& want, f
   for (size_t i = 0; i < got.size(); ++i) EXPECT_NEAR(got[i], want[i], tol) << "at " << i;
 }
 
-void ExpectAttrError(const driver::OpCall& call, const char* attr) {
+void ExpectAttrError(const OpCall& call, const char* attr) {
   auto r = RunOp(call, {});
   EXPECT_EQ(r.status.code(), StatusCode::kOpAttrNotMatch) << r.status.message();
   EXPECT_NE(r.status.message().find(attr), std::string::npos) << r.status.message();
@@ -295,9 +295,9 @@ std::vector<float> RefConv(const std::vector<float>& x, const std::vector<float>
   return y;
 }
 
-driver::OpCall ConvCall(std::vector<int64_t> x, std::vector<int64_t> f, Format ff,
-                        std::vector<int64_t> strides, std::vector<int64_t> pads,
-                        std::string format = "NCHW") {
+OpCall ConvCall(std::vector<int64_t> x, std::vector<int64_t> f, Format ff,
+                std::vector<int64_t> strides, std::vector<int64_t> pads,
+                std::string format = "NCHW") {
   auto call = MakeCall("Conv2D", {Desc(DataType::kFloat, std::move(x), Format::kNchw),
                                   Desc(DataType::kFloat, std::move(f), ff)});
   call.attrs["strides"] = std::move(strides);
@@ -434,8 +434,8 @@ TEST(NnOps, DepthwiseConv2DHwcn) {
 
 // --- pooling -------------------------------------------------------------------------------
 
-driver::OpCall PoolCall(std::string type, std::vector<int64_t> x, std::vector<int64_t> ksize,
-                        std::vector<int64_t> strides, DataType dtype = DataType::kFloat) {
+OpCall PoolCall(std::string type, std::vector<int64_t> x, std::vector<int64_t> ksize,
+                std::vector<int64_t> strides, DataType dtype = DataType::kFloat) {
   auto call = MakeCall(std::move(type), {Desc(dtype, std::move(x))});
   call.attrs["ksize"] = std::move(ksize);
   call.attrs["strides"] = std::move(strides);
@@ -541,4 +541,4 @@ TEST(NnOps, GlobalAveragePool) {
 }
 
 }  // namespace
-}  // namespace aclsim::sim::ops::testing
+}  // namespace aclsim::ops::testing

@@ -4,7 +4,7 @@
 
 #include "tests/unit/ops/op_test_util.h"
 
-namespace aclsim::sim::ops::testing {
+namespace aclsim::ops::testing {
 namespace {
 
 using Ints = std::vector<int64_t>;
@@ -13,7 +13,7 @@ using Ints = std::vector<int64_t>;
 const std::vector<float> kX = {1, -2, 3, -4, 5, -6};
 
 RunResult Lp(float p, const Ints& axes, bool keepdim) {
-  driver::OpCall call = MakeCall("LpNormV2", {Desc(DataType::kFloat, {2, 3})});
+  OpCall call = MakeCall("LpNormV2", {Desc(DataType::kFloat, {2, 3})});
   call.attrs["p"] = p;
   call.attrs["axes"] = axes;
   call.attrs["keepdim"] = keepdim;
@@ -43,7 +43,7 @@ TEST(NormExtraOps, LpNormV2AllAxesInfAndEpsilon) {
   ASSERT_TRUE(r.status.ok()) << r.status.message();
   EXPECT_NEAR(r.outputs[0].As<float>()[0], std::cbrt(36.0f), 1e-5);
   // The norm of zeros is epsilon.
-  driver::OpCall call = MakeCall("LpNormV2", {Desc(DataType::kFloat, {2})});
+  OpCall call = MakeCall("LpNormV2", {Desc(DataType::kFloat, {2})});
   call.attrs["epsilon"] = 0.25f;
   r = RunOp(call, {Bytes::Of(std::vector<float>{0, 0})});
   ASSERT_TRUE(r.status.ok()) << r.status.message();
@@ -51,7 +51,7 @@ TEST(NormExtraOps, LpNormV2AllAxesInfAndEpsilon) {
 }
 
 TEST(NormExtraOps, LpNormIntP) {
-  driver::OpCall call = MakeCall("LpNorm", {Desc(DataType::kFloat, {2, 3})});
+  OpCall call = MakeCall("LpNorm", {Desc(DataType::kFloat, {2, 3})});
   call.attrs["p"] = int64_t{1};
   call.attrs["axes"] = Ints{0, 1};
   auto r = RunOp(call, {Bytes::Of(kX)});
@@ -60,7 +60,7 @@ TEST(NormExtraOps, LpNormIntP) {
 }
 
 TEST(NormExtraOps, SquareSumV1) {
-  driver::OpCall call = MakeCall("SquareSumV1", {Desc(DataType::kFloat, {2, 3})});
+  OpCall call = MakeCall("SquareSumV1", {Desc(DataType::kFloat, {2, 3})});
   call.attrs["axis"] = Ints{1};
   call.attrs["keep_dims"] = true;
   auto r = RunOp(call, {Bytes::Of(kX)});
@@ -78,8 +78,8 @@ TEST(NormExtraOps, SquareSumV1) {
 TEST(NormExtraOps, ReduceLogSum) {
   const std::vector<float> x = {1, 2, 3, 4, 5, 6};
   const std::vector<int64_t> axes = {1};
-  driver::OpCall call = MakeCall("ReduceLogSum", {Desc(DataType::kFloat, {2, 3}),
-                                                  ConstDesc<int64_t>(DataType::kInt64, {1}, axes)});
+  OpCall call = MakeCall("ReduceLogSum", {Desc(DataType::kFloat, {2, 3}),
+                                          ConstDesc<int64_t>(DataType::kInt64, {1}, axes)});
   auto r = RunOp(call, {Bytes::Of(x)});
   ASSERT_TRUE(r.status.ok()) << r.status.message();
   EXPECT_EQ(r.kernel->call().outputs[0].dims, (Ints{2}));
@@ -94,8 +94,8 @@ TEST(NormExtraOps, Errors) {
   EXPECT_EQ(r.status.code(), StatusCode::kOpAttrNotMatch) << r.status.message();
   EXPECT_NE(r.status.message().find("out of range"), std::string::npos);
   const std::vector<int64_t> axes = {-3};
-  driver::OpCall call = MakeCall("ReduceLogSum", {Desc(DataType::kFloat, {2, 3}),
-                                                  ConstDesc<int64_t>(DataType::kInt64, {1}, axes)});
+  OpCall call = MakeCall("ReduceLogSum", {Desc(DataType::kFloat, {2, 3}),
+                                          ConstDesc<int64_t>(DataType::kInt64, {1}, axes)});
   r = RunOp(call, {Bytes::Of(kX)});
   EXPECT_EQ(r.status.code(), StatusCode::kOpInputNotMatch) << r.status.message();
   // SquareSumV1 needs its axis attribute; LpNormV2 takes no int32 input.
@@ -107,4 +107,4 @@ TEST(NormExtraOps, Errors) {
 }
 
 }  // namespace
-}  // namespace aclsim::sim::ops::testing
+}  // namespace aclsim::ops::testing

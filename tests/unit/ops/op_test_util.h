@@ -8,16 +8,13 @@
 #include <vector>
 
 #include "common/float16.h"
-#include "sim/ops/op_library.h"
+#include "ops/op_def.h"
+#include "ops/op_library.h"
 
-namespace aclsim::sim::ops::testing {
+namespace aclsim::ops::testing {
 
-using driver::DataType;
-using driver::Format;
-
-inline driver::TensorDesc Desc(DataType dtype, std::vector<int64_t> dims,
-                               Format format = Format::kNd) {
-  driver::TensorDesc desc;
+inline TensorDesc Desc(DataType dtype, std::vector<int64_t> dims, Format format = Format::kNd) {
+  TensorDesc desc;
   desc.dtype = dtype;
   desc.dims = std::move(dims);
   desc.format = format;
@@ -26,17 +23,16 @@ inline driver::TensorDesc Desc(DataType dtype, std::vector<int64_t> dims,
 
 // A constant input (value known at compile time, as aclSetTensorConst gives it).
 template <typename T>
-driver::TensorDesc ConstDesc(DataType dtype, std::vector<int64_t> dims, const std::vector<T>& v) {
+TensorDesc ConstDesc(DataType dtype, std::vector<int64_t> dims, const std::vector<T>& v) {
   auto desc = Desc(dtype, std::move(dims));
   desc.value = std::vector<uint8_t>(v.size() * sizeof(T));
   std::memcpy(desc.value->data(), v.data(), desc.value->size());
   return desc;
 }
 
-inline driver::OpCall MakeCall(std::string type, std::vector<driver::TensorDesc> inputs,
-                               std::vector<driver::TensorDesc> outputs = {},
-                               driver::AttrMap attrs = {}) {
-  driver::OpCall call;
+inline OpCall MakeCall(std::string type, std::vector<TensorDesc> inputs,
+                       std::vector<TensorDesc> outputs = {}, AttrMap attrs = {}) {
+  OpCall call;
   call.type = std::move(type);
   call.inputs = std::move(inputs);
   call.outputs = std::move(outputs);
@@ -74,28 +70,28 @@ struct Bytes {
 
 struct RunResult {
   Status status;
-  std::shared_ptr<const driver::OpKernel> kernel;
+  std::shared_ptr<const OpKernel> kernel;
   std::vector<Bytes> outputs;
   std::vector<std::vector<int64_t>> output_dims;  // dynamic-shape ops
 };
 
 // Compiles `call` with the sim library and runs it on `inputs` (host memory), with output
 // buffers sized from the inferred descriptors (or `output_bytes` if given).
-inline RunResult RunOp(driver::OpCall call, std::vector<Bytes> inputs,
+inline RunResult RunOp(OpCall call, std::vector<Bytes> inputs,
                        std::vector<size_t> output_bytes = {}) {
   RunResult result;
-  auto kernel = SimOpLibrary::Instance().Compile(call, TestProps());
+  auto kernel = OpLibrary::Builtin().Compile(call, TestProps());
   if (!kernel.ok()) {
     result.status = kernel.status();
     return result;
   }
   result.kernel = kernel.value();
   const auto& resolved = result.kernel->call();
-  std::vector<driver::KernelBuffer> in_buffers;
+  std::vector<KernelBuffer> in_buffers;
   for (auto& in : inputs) in_buffers.push_back({in.data.data(), in.data.size()});
   while (in_buffers.size() < resolved.inputs.size()) in_buffers.push_back({nullptr, 0});
   result.outputs.resize(resolved.outputs.size());
-  std::vector<driver::KernelBuffer> out_buffers;
+  std::vector<KernelBuffer> out_buffers;
   for (size_t i = 0; i < resolved.outputs.size(); ++i) {
     size_t bytes = i < output_bytes.size() ? output_bytes[i] : resolved.outputs[i].ByteSize();
     result.outputs[i].data.assign(bytes, 0);
@@ -130,4 +126,4 @@ inline std::vector<float> FromHalf(const std::vector<uint16_t>& values) {
   return out;
 }
 
-}  // namespace aclsim::sim::ops::testing
+}  // namespace aclsim::ops::testing

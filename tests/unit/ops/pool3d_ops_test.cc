@@ -6,7 +6,7 @@
 
 #include "tests/unit/ops/op_test_util.h"
 
-namespace aclsim::sim::ops::testing {
+namespace aclsim::ops::testing {
 namespace {
 
 using Ints = std::vector<int64_t>;
@@ -17,8 +17,8 @@ std::vector<float> Seq1(size_t n) {
   return v;
 }
 
-driver::OpCall Pool(const std::string& type, const Ints& x, const Ints& ksize, const Ints& strides,
-                    const Ints& pads = {0, 0, 0, 0, 0, 0}) {
+OpCall Pool(const std::string& type, const Ints& x, const Ints& ksize, const Ints& strides,
+            const Ints& pads = {0, 0, 0, 0, 0, 0}) {
   auto call = MakeCall(type, {Desc(DataType::kFloat, x)});
   call.attrs["ksize"] = ksize;
   call.attrs["strides"] = strides;
@@ -133,7 +133,7 @@ TEST(Pool3DOps, SameAndValidPadding) {
 }
 
 TEST(Pool3DOps, BadShapesAndAttributesAreRefused) {
-  auto expect = [](driver::OpCall call, StatusCode code) {
+  auto expect = [](OpCall call, StatusCode code) {
     auto r = RunOp(std::move(call), {Bytes::Of(Seq1(8))});
     EXPECT_EQ(r.status.code(), code) << r.status.message();
   };
@@ -158,4 +158,4 @@ TEST(Pool3DOps, BadShapesAndAttributesAreRefused) {
 }
 
 }  // namespace
-}  // namespace aclsim::sim::ops::testing
+}  // namespace aclsim::ops::testing

@@ -5,12 +5,12 @@
 
 #include "tests/unit/ops/op_test_util.h"
 
-namespace aclsim::sim::ops::testing {
+namespace aclsim::ops::testing {
 namespace {
 
 using Ints = std::vector<int64_t>;
 
-driver::TensorDesc Axes(const std::vector<int64_t>& axes) {
+TensorDesc Axes(const std::vector<int64_t>& axes) {
   if (axes.empty()) {  // ConstDesc would memcpy from a null pointer
     auto desc = Desc(DataType::kInt64, {0});
     desc.value = std::vector<uint8_t>{};
@@ -19,7 +19,7 @@ driver::TensorDesc Axes(const std::vector<int64_t>& axes) {
   return ConstDesc<int64_t>(DataType::kInt64, {static_cast<int64_t>(axes.size())}, axes);
 }
 
-driver::TensorDesc Axes32(const std::vector<int32_t>& axes) {
+TensorDesc Axes32(const std::vector<int32_t>& axes) {
   return ConstDesc<int32_t>(DataType::kInt32, {static_cast<int64_t>(axes.size())}, axes);
 }
 
@@ -28,14 +28,14 @@ const std::vector<float> kX23 = {1, 2, 3, 4, 5, 6};
 
 RunResult Reduce(const std::string& type, const std::vector<int64_t>& axes, bool keep_dims,
                  const std::vector<float>& x = kX23, Ints dims = {2, 3}) {
-  driver::OpCall call = MakeCall(type, {Desc(DataType::kFloat, dims), Axes(axes)});
+  OpCall call = MakeCall(type, {Desc(DataType::kFloat, dims), Axes(axes)});
   call.attrs["keep_dims"] = keep_dims;
   return RunOp(call, {x.empty() ? Bytes{} : Bytes::Of(x)});
 }
 
 RunResult ReduceD(const std::string& type, const std::vector<int64_t>& axes, bool keep_dims,
                   const std::vector<float>& x = kX23, Ints dims = {2, 3}) {
-  driver::OpCall call = MakeCall(type, {Desc(DataType::kFloat, dims)});
+  OpCall call = MakeCall(type, {Desc(DataType::kFloat, dims)});
   call.attrs["axes"] = axes;
   call.attrs["keep_dims"] = keep_dims;
   return RunOp(call, {x.empty() ? Bytes{} : Bytes::Of(x)});
@@ -60,7 +60,7 @@ TEST(ReduceOps, NegativeAndMultipleAxes) {
   // Middle axis of a 3-D tensor, int32 axes.
   std::vector<float> x(24);
   for (int i = 0; i < 24; ++i) x[i] = static_cast<float>(i);
-  driver::OpCall call = MakeCall("ReduceMax", {Desc(DataType::kFloat, {2, 3, 4}), Axes32({-2})});
+  OpCall call = MakeCall("ReduceMax", {Desc(DataType::kFloat, {2, 3, 4}), Axes32({-2})});
   r = RunOp(call, {Bytes::Of(x)});
   ASSERT_TRUE(r.status.ok()) << r.status.message();
   EXPECT_EQ(r.kernel->call().outputs[0].dims, (Ints{2, 4}));
@@ -107,7 +107,7 @@ TEST(ReduceOps, EmptyAxesNonDIsNoopByDefault) {
 }
 
 TEST(ReduceOps, EmptyAxesWithNoopFalseReducesAll) {
-  driver::OpCall call = MakeCall("ReduceSum", {Desc(DataType::kFloat, {2, 3}), Axes({})});
+  OpCall call = MakeCall("ReduceSum", {Desc(DataType::kFloat, {2, 3}), Axes({})});
   call.attrs["noop_with_empty_axes"] = false;
   call.attrs["keep_dims"] = true;
   auto r = RunOp(call, {Bytes::Of(kX23)});
@@ -125,7 +125,7 @@ TEST(ReduceOps, EmptyAxesDVariantReducesAll) {
   ASSERT_TRUE(r.status.ok()) << r.status.message();
   EXPECT_EQ(r.outputs[0].As<float>(), (std::vector<float>{3.5f}));
   // ReduceMeanD honours noop_with_empty_axes = true.
-  driver::OpCall call = MakeCall("ReduceMeanD", {Desc(DataType::kFloat, {2, 3})});
+  OpCall call = MakeCall("ReduceMeanD", {Desc(DataType::kFloat, {2, 3})});
   call.attrs["axes"] = Ints{};
   call.attrs["noop_with_empty_axes"] = true;
   r = RunOp(call, {Bytes::Of(kX23)});
@@ -135,14 +135,14 @@ TEST(ReduceOps, EmptyAxesDVariantReducesAll) {
 
 TEST(ReduceOps, Fp16SumAccumulatesInFloat) {
   // 2048 + 1 x 4 in fp16 steps would stay 2048 (spacing 2); in float it is 2052.
-  driver::OpCall call = MakeCall("ReduceSum", {Desc(DataType::kFloat16, {5}), Axes({0})});
+  OpCall call = MakeCall("ReduceSum", {Desc(DataType::kFloat16, {5}), Axes({0})});
   auto r = RunOp(call, {Bytes::Of(ToHalf({2048, 1, 1, 1, 1}))});
   ASSERT_TRUE(r.status.ok()) << r.status.message();
   EXPECT_EQ(FromHalf(r.outputs[0].As<uint16_t>()), (std::vector<float>{2052}));
 }
 
 TEST(ReduceOps, Int32SumAndMeanTruncate) {
-  driver::OpCall call = MakeCall("ReduceMean", {Desc(DataType::kInt32, {2, 2}), Axes({1})});
+  OpCall call = MakeCall("ReduceMean", {Desc(DataType::kInt32, {2, 2}), Axes({1})});
   auto r = RunOp(call, {Bytes::Of<int32_t>({1, 2, -7, 2})});
   ASSERT_TRUE(r.status.ok()) << r.status.message();
   EXPECT_EQ(r.outputs[0].As<int32_t>(), (std::vector<int32_t>{1, -2}));
@@ -153,7 +153,7 @@ TEST(ReduceOps, Int32SumAndMeanTruncate) {
 }
 
 TEST(ReduceOps, IntegerSumWraps) {
-  driver::OpCall call = MakeCall("ReduceSum", {Desc(DataType::kInt64, {2}), Axes({0})});
+  OpCall call = MakeCall("ReduceSum", {Desc(DataType::kInt64, {2}), Axes({0})});
   auto r = RunOp(call, {Bytes::Of<int64_t>({std::numeric_limits<int64_t>::max(), 1})});
   ASSERT_TRUE(r.status.ok()) << r.status.message();
   EXPECT_EQ(r.outputs[0].As<int64_t>()[0], std::numeric_limits<int64_t>::min());
@@ -181,7 +181,7 @@ TEST(ReduceOps, EmptyReductionIdentities) {
 }
 
 TEST(ReduceOps, AllAny) {
-  driver::OpCall call = MakeCall("ReduceAll", {Desc(DataType::kBool, {2, 2}), Axes({1})});
+  OpCall call = MakeCall("ReduceAll", {Desc(DataType::kBool, {2, 2}), Axes({1})});
   auto r = RunOp(call, {Bytes::Of<uint8_t>({1, 2, 1, 0})});  // any non-zero byte is true
   ASSERT_TRUE(r.status.ok()) << r.status.message();
   EXPECT_EQ(r.outputs[0].As<uint8_t>(), (std::vector<uint8_t>{1, 0}));
@@ -211,14 +211,14 @@ TEST(ReduceOps, AxisOutOfRangeNamesAxes) {
 }
 
 TEST(ReduceOps, MissingRequiredAxesAttr) {
-  driver::OpCall call = MakeCall("ReduceSumD", {Desc(DataType::kFloat, {2})});
+  OpCall call = MakeCall("ReduceSumD", {Desc(DataType::kFloat, {2})});
   auto r = RunOp(call, {Bytes::Of<float>({1, 2})});
   EXPECT_EQ(r.status.code(), StatusCode::kOpAttrNotMatch);
   EXPECT_NE(r.status.message().find("axes"), std::string::npos);
 }
 
 TEST(ReduceOps, BadAxesDtype) {
-  driver::OpCall call = MakeCall(
+  OpCall call = MakeCall(
       "ReduceSum", {Desc(DataType::kFloat, {2}), ConstDesc<float>(DataType::kFloat, {1}, {0})});
   auto r = RunOp(call, {Bytes::Of<float>({1, 2})});
   EXPECT_EQ(r.status.code(), StatusCode::kOpInputNotMatch);
@@ -228,7 +228,7 @@ TEST(ReduceOps, BadAxesDtype) {
 // --- arg reductions ----------------------------------------------------------------------
 
 TEST(ArgOps, ArgMaxV2FirstMaxWinsInt64) {
-  driver::OpCall call = MakeCall(
+  OpCall call = MakeCall(
       "ArgMaxV2", {Desc(DataType::kFloat, {2, 3}), ConstDesc<int32_t>(DataType::kInt32, {}, {1})});
   auto r = RunOp(call, {Bytes::Of<float>({1, 5, 5, 7, 2, 7})});
   ASSERT_TRUE(r.status.ok()) << r.status.message();
@@ -238,8 +238,8 @@ TEST(ArgOps, ArgMaxV2FirstMaxWinsInt64) {
 }
 
 TEST(ArgOps, ArgMaxV2NegativeDimensionInt32Output) {
-  driver::OpCall call = MakeCall("ArgMaxV2", {Desc(DataType::kFloat16, {2, 2}),
-                                              ConstDesc<int64_t>(DataType::kInt64, {1}, {-2})});
+  OpCall call = MakeCall("ArgMaxV2", {Desc(DataType::kFloat16, {2, 2}),
+                                      ConstDesc<int64_t>(DataType::kInt64, {1}, {-2})});
   call.attrs["dtype"] = DataType::kInt32;
   auto r = RunOp(call, {Bytes::Of(ToHalf({1, 9, 3, 2}))});
   ASSERT_TRUE(r.status.ok()) << r.status.message();
@@ -247,7 +247,7 @@ TEST(ArgOps, ArgMaxV2NegativeDimensionInt32Output) {
 }
 
 TEST(ArgOps, ArgMinAndDVariants) {
-  driver::OpCall call = MakeCall(
+  OpCall call = MakeCall(
       "ArgMin", {Desc(DataType::kInt32, {3}), ConstDesc<int32_t>(DataType::kInt32, {}, {0})});
   auto r = RunOp(call, {Bytes::Of<int32_t>({4, -1, -1})});
   ASSERT_TRUE(r.status.ok()) << r.status.message();
@@ -268,7 +268,7 @@ TEST(ArgOps, ArgMinAndDVariants) {
 
 TEST(ArgOps, ArgMaxNanWins) {
   const float nan = std::numeric_limits<float>::quiet_NaN();
-  driver::OpCall call = MakeCall("ArgMaxD", {Desc(DataType::kFloat, {3})});
+  OpCall call = MakeCall("ArgMaxD", {Desc(DataType::kFloat, {3})});
   call.attrs["dimension"] = int64_t{0};
   auto r = RunOp(call, {Bytes::Of<float>({1, nan, 9})});
   ASSERT_TRUE(r.status.ok()) << r.status.message();
@@ -276,7 +276,7 @@ TEST(ArgOps, ArgMaxNanWins) {
 }
 
 TEST(ArgOps, WithValue) {
-  driver::OpCall call = MakeCall("ArgMaxWithValue", {Desc(DataType::kFloat, {2, 3})});
+  OpCall call = MakeCall("ArgMaxWithValue", {Desc(DataType::kFloat, {2, 3})});
   call.attrs["dimension"] = int64_t{1};
   call.attrs["keep_dims"] = true;
   auto r = RunOp(call, {Bytes::Of<float>({1, 5, 5, 7, 2, 8})});
@@ -296,7 +296,7 @@ TEST(ArgOps, WithValue) {
 }
 
 TEST(ArgOps, Errors) {
-  driver::OpCall call = MakeCall(
+  OpCall call = MakeCall(
       "ArgMaxV2", {Desc(DataType::kFloat, {2, 3}), ConstDesc<int32_t>(DataType::kInt32, {}, {2})});
   auto r = RunOp(call, {});
   EXPECT_EQ(r.status.code(), StatusCode::kOpInputNotMatch);
@@ -323,4 +323,4 @@ TEST(ArgOps, Errors) {
 }
 
 }  // namespace
-}  // namespace aclsim::sim::ops::testing
+}  // namespace aclsim::ops::testing

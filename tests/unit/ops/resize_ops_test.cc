@@ -3,17 +3,17 @@
 // extrapolation, formats, errors.
 #include "tests/unit/ops/op_test_util.h"
 
-namespace aclsim::sim::ops::testing {
+namespace aclsim::ops::testing {
 namespace {
 
 using Ints = std::vector<int64_t>;
 
-driver::TensorDesc Absent() { return driver::TensorDesc{}; }
+TensorDesc Absent() { return TensorDesc{}; }
 
 RunResult Resize(const Ints& dims, const std::vector<float>& x, const std::vector<float>& scales,
-                 const Ints& sizes, driver::AttrMap attrs, const std::vector<float>& roi = {}) {
+                 const Ints& sizes, AttrMap attrs, const std::vector<float>& roi = {}) {
   const auto rank = static_cast<int64_t>(dims.size());
-  std::vector<driver::TensorDesc> inputs = {Desc(DataType::kFloat, dims)};
+  std::vector<TensorDesc> inputs = {Desc(DataType::kFloat, dims)};
   std::vector<Bytes> data = {Bytes::Of(x)};
   inputs.push_back(roi.empty() ? Absent() : ConstDesc<float>(DataType::kFloat, {2 * rank}, roi));
   data.push_back(roi.empty() ? Bytes{} : Bytes::Of(roi));
@@ -74,7 +74,7 @@ TEST(ResizeOps, Errors) {
 
 RunResult NearestV2(const Ints& dims, Format format, const std::vector<int32_t>& size, bool align,
                     bool half) {
-  driver::OpCall call =
+  OpCall call =
       MakeCall("ResizeNearestNeighborV2",
                {Desc(DataType::kFloat, dims, format),
                 ConstDesc<int32_t>(DataType::kInt32, {static_cast<int64_t>(size.size())}, size)});
@@ -105,4 +105,4 @@ TEST(ResizeOps, NearestNeighborV2) {
 }
 
 }  // namespace
-}  // namespace aclsim::sim::ops::testing
+}  // namespace aclsim::ops::testing

@@ -3,7 +3,7 @@
 // errors and out-of-range indices (a failed run, never a crash).
 #include "tests/unit/ops/op_test_util.h"
 
-namespace aclsim::sim::ops::testing {
+namespace aclsim::ops::testing {
 namespace {
 
 using Ints = std::vector<int64_t>;
@@ -12,8 +12,8 @@ RunResult ScatterElements(const std::vector<float>& data, const Ints& data_dims,
                           const std::vector<int64_t>& indices, const std::vector<float>& updates,
                           const Ints& idx_dims, int64_t axis,
                           const std::string& reduction = "none") {
-  driver::OpCall call = MakeCall(
-      "ScatterElements", {Desc(DataType::kFloat, data_dims), Desc(DataType::kInt64, idx_dims),
+  OpCall call = MakeCall("ScatterElements",
+                         {Desc(DataType::kFloat, data_dims), Desc(DataType::kInt64, idx_dims),
                           Desc(DataType::kFloat, idx_dims)});
   call.attrs["axis"] = axis;
   call.attrs["reduction"] = reduction;
@@ -49,7 +49,7 @@ TEST(ScatterOps, ScatterElementsErrors) {
   r = ScatterElements({1, 2, 3}, {1, 3}, {0}, {1}, {1, 1}, 1, "sub");
   EXPECT_EQ(r.status.code(), StatusCode::kOpAttrNotMatch) << r.status.message();
   // indices and updates of different shapes.
-  driver::OpCall call = MakeCall(
+  OpCall call = MakeCall(
       "ScatterElements",
       {Desc(DataType::kFloat, {3}), Desc(DataType::kInt32, {1}), Desc(DataType::kFloat, {2})});
   r = RunOp(call, {Bytes::Of(std::vector<float>{1, 2, 3}), Bytes::Of(std::vector<int32_t>{0}),
@@ -59,9 +59,9 @@ TEST(ScatterOps, ScatterElementsErrors) {
 
 TEST(ScatterOps, TensorScatterUpdate) {
   // ONNX scatternd example (slices): x [4, 2], indices [[1], [3]], updates [2, 2].
-  driver::OpCall call = MakeCall("TensorScatterUpdate",
-                                 {Desc(DataType::kFloat, {4, 2}), Desc(DataType::kInt32, {2, 1}),
-                                  Desc(DataType::kFloat, {2, 2})});
+  OpCall call = MakeCall("TensorScatterUpdate",
+                         {Desc(DataType::kFloat, {4, 2}), Desc(DataType::kInt32, {2, 1}),
+                          Desc(DataType::kFloat, {2, 2})});
   auto r = RunOp(
       call, {Bytes::Of(std::vector<float>{1, 2, 3, 4, 5, 6, 7, 8}),
              Bytes::Of(std::vector<int32_t>{1, 3}), Bytes::Of(std::vector<float>{10, 11, 12, 13})});
@@ -87,15 +87,14 @@ TEST(ScatterOps, TensorScatterAddMaxMinCombineDuplicates) {
       {"TensorScatterMax", {1, 5, 3, 7}},
       {"TensorScatterMin", {1, -2, 3, 4}}};
   for (const auto& [type, want] : cases) {
-    driver::OpCall call = MakeCall(
-        type,
-        {Desc(DataType::kFloat, {4}), Desc(DataType::kInt64, {3, 1}), Desc(DataType::kFloat, {3})});
+    OpCall call = MakeCall(type, {Desc(DataType::kFloat, {4}), Desc(DataType::kInt64, {3, 1}),
+                                  Desc(DataType::kFloat, {3})});
     auto r = RunOp(call, {Bytes::Of(x), Bytes::Of(idx), Bytes::Of(updates)});
     ASSERT_TRUE(r.status.ok()) << type << ": " << r.status.message();
     EXPECT_EQ(r.outputs[0].As<float>(), want) << type;
   }
   // Out of range: a failed run.
-  driver::OpCall call = MakeCall(
+  OpCall call = MakeCall(
       "TensorScatterAdd",
       {Desc(DataType::kFloat, {4}), Desc(DataType::kInt64, {1, 1}), Desc(DataType::kFloat, {1})});
   auto r = RunOp(
@@ -104,9 +103,9 @@ TEST(ScatterOps, TensorScatterAddMaxMinCombineDuplicates) {
 }
 
 TEST(ScatterOps, TensorScatterUpdateErrors) {
-  driver::OpCall call = MakeCall("TensorScatterUpdate",
-                                 {Desc(DataType::kFloat, {4, 2}), Desc(DataType::kInt32, {1, 1}),
-                                  Desc(DataType::kFloat, {1, 2})});
+  OpCall call = MakeCall("TensorScatterUpdate",
+                         {Desc(DataType::kFloat, {4, 2}), Desc(DataType::kInt32, {1, 1}),
+                          Desc(DataType::kFloat, {1, 2})});
   auto r = RunOp(call, {Bytes::Of(std::vector<float>(8, 0)), Bytes::Of(std::vector<int32_t>{4}),
                         Bytes::Of(std::vector<float>{1, 2})});
   EXPECT_EQ(r.status.code(), StatusCode::kInvalidParam) << r.status.message();
@@ -126,4 +125,4 @@ TEST(ScatterOps, TensorScatterUpdateErrors) {
 }
 
 }  // namespace
-}  // namespace aclsim::sim::ops::testing
+}  // namespace aclsim::ops::testing

@@ -4,17 +4,17 @@
 
 #include "tests/unit/ops/op_test_util.h"
 
-namespace aclsim::sim::ops::testing {
+namespace aclsim::ops::testing {
 namespace {
 
 using Ints = std::vector<int64_t>;
 
-driver::TensorDesc Scalar32(int32_t v) { return ConstDesc<int32_t>(DataType::kInt32, {}, {v}); }
+TensorDesc Scalar32(int32_t v) { return ConstDesc<int32_t>(DataType::kInt32, {}, {v}); }
 
 // --- Gather family -----------------------------------------------------------------------
 
 TEST(GatherOps, GatherV2Axis0IsEmbeddingLookup) {
-  driver::OpCall call = MakeCall(
+  OpCall call = MakeCall(
       "GatherV2", {Desc(DataType::kFloat, {3, 2}), Desc(DataType::kInt32, {2, 2}), Scalar32(0)});
   auto r =
       RunOp(call, {Bytes::Of<float>({0, 1, 10, 11, 20, 21}), Bytes::Of<int32_t>({2, 0, 1, 1})});
@@ -25,9 +25,9 @@ TEST(GatherOps, GatherV2Axis0IsEmbeddingLookup) {
 
 TEST(GatherOps, EmbeddingLookupWorkReadsOnlyGatheredRows) {
   // 1 Mi x 64 fp32 table (256 MiB), 8 looked-up rows.
-  driver::OpCall call = MakeCall("GatherV2", {Desc(DataType::kFloat, {1 << 20, 64}),
-                                              Desc(DataType::kInt32, {8}), Scalar32(0)});
-  auto kernel = SimOpLibrary::Instance().Compile(call, TestProps());
+  OpCall call = MakeCall("GatherV2", {Desc(DataType::kFloat, {1 << 20, 64}),
+                                      Desc(DataType::kInt32, {8}), Scalar32(0)});
+  auto kernel = OpLibrary::Builtin().Compile(call, TestProps());
   ASSERT_TRUE(kernel.ok()) << kernel.status().message();
   EXPECT_EQ(kernel.value()->engine(), driver::Engine::kAiVector);
   EXPECT_EQ(kernel.value()->work().gm_read_bytes, 8u * 64 * 4 + 8 * 4 + 4);
@@ -35,7 +35,7 @@ TEST(GatherOps, EmbeddingLookupWorkReadsOnlyGatheredRows) {
 }
 
 TEST(GatherOps, GatherV2NegativeAxisScalarIndex) {
-  driver::OpCall call = MakeCall(
+  OpCall call = MakeCall(
       "GatherV2", {Desc(DataType::kInt32, {2, 3}), Desc(DataType::kInt64, {}), Scalar32(-1)});
   auto r = RunOp(call, {Bytes::Of<int32_t>({1, 2, 3, 4, 5, 6}), Bytes::Of<int64_t>({2})});
   ASSERT_TRUE(r.status.ok()) << r.status.message();
@@ -60,7 +60,7 @@ TEST(GatherOps, GatherV2NegativeIndicesNeedSupportFlag) {
 }
 
 TEST(GatherOps, GatherV2OutOfRangeFailsRun) {
-  driver::OpCall call =
+  OpCall call =
       MakeCall("GatherV2", {Desc(DataType::kFloat, {3}), Desc(DataType::kInt32, {2}), Scalar32(0)});
   auto r = RunOp(call, {Bytes::Of<float>({1, 2, 3}), Bytes::Of<int32_t>({1, 3})});
   EXPECT_EQ(r.status.code(), StatusCode::kInvalidParam);
@@ -69,7 +69,7 @@ TEST(GatherOps, GatherV2OutOfRangeFailsRun) {
 
 TEST(GatherOps, GatherV2BatchDims) {
   // x [2, 3], indices [2, 2], batch_dims 1, axis 1: y[b, j] = x[b, idx[b, j]].
-  driver::OpCall call = MakeCall(
+  OpCall call = MakeCall(
       "GatherV2", {Desc(DataType::kFloat, {2, 3}), Desc(DataType::kInt32, {2, 2}), Scalar32(1)});
   call.attrs["batch_dims"] = int64_t{1};
   auto r = RunOp(call, {Bytes::Of<float>({1, 2, 3, 4, 5, 6}), Bytes::Of<int32_t>({2, 0, 1, 1})});
@@ -79,7 +79,7 @@ TEST(GatherOps, GatherV2BatchDims) {
 }
 
 TEST(GatherOps, GatherV2DAndGather) {
-  driver::OpCall call =
+  OpCall call =
       MakeCall("GatherV2D", {Desc(DataType::kFloat16, {2, 2}), Desc(DataType::kInt32, {1})});
   call.attrs["axis"] = int64_t{1};
   auto r = RunOp(call, {Bytes::Of(ToHalf({1, 2, 3, 4})), Bytes::Of<int32_t>({1})});
@@ -94,7 +94,7 @@ TEST(GatherOps, GatherV2DAndGather) {
 }
 
 TEST(GatherOps, GatherErrors) {
-  driver::OpCall call = MakeCall(
+  OpCall call = MakeCall(
       "GatherV2", {Desc(DataType::kFloat, {2, 3}), Desc(DataType::kInt32, {2}), Scalar32(2)});
   auto r = RunOp(call, {});
   EXPECT_EQ(r.status.code(), StatusCode::kOpInputNotMatch);
@@ -115,7 +115,7 @@ TEST(GatherOps, GatherErrors) {
 
 TEST(GatherOps, GatherElements) {
   // torch.gather(x, 1, [[0, 0], [1, 0]]) on [[1, 2], [3, 4]] = [[1, 1], [4, 3]].
-  driver::OpCall call =
+  OpCall call =
       MakeCall("GatherElements", {Desc(DataType::kFloat, {2, 2}), Desc(DataType::kInt64, {2, 2})});
   call.attrs["dim"] = int64_t{1};
   auto r = RunOp(call, {Bytes::Of<float>({1, 2, 3, 4}), Bytes::Of<int64_t>({0, 0, 1, 0})});
@@ -138,7 +138,7 @@ TEST(GatherOps, GatherElements) {
 TEST(GatherOps, GatherNd) {
   // x [2, 2, 2]; indices [[0, 1], [1, 0]] -> rows x[0, 1] and x[1, 0].
   std::vector<float> x = {0, 1, 2, 3, 4, 5, 6, 7};
-  driver::OpCall call =
+  OpCall call =
       MakeCall("GatherNd", {Desc(DataType::kFloat, {2, 2, 2}), Desc(DataType::kInt32, {2, 2})});
   auto r = RunOp(call, {Bytes::Of(x), Bytes::Of<int32_t>({0, 1, 1, 0})});
   ASSERT_TRUE(r.status.ok()) << r.status.message();
@@ -160,7 +160,7 @@ TEST(GatherOps, GatherNd) {
 }
 
 TEST(GatherOps, OneHotLastAxis) {
-  driver::OpCall call = MakeCall(
+  OpCall call = MakeCall(
       "OneHot", {Desc(DataType::kInt32, {3}), ConstDesc<int32_t>(DataType::kInt32, {}, {3}),
                  Desc(DataType::kFloat, {}), Desc(DataType::kFloat, {})});
   auto r = RunOp(call, {Bytes::Of<int32_t>({0, 2, 5}), Bytes::Of<int32_t>({3}),
@@ -171,9 +171,8 @@ TEST(GatherOps, OneHotLastAxis) {
 }
 
 TEST(GatherOps, OneHotDAxis0) {
-  driver::OpCall call = MakeCall(
-      "OneHotD",
-      {Desc(DataType::kInt32, {2}), Desc(DataType::kInt32, {}), Desc(DataType::kInt32, {})});
+  OpCall call = MakeCall("OneHotD", {Desc(DataType::kInt32, {2}), Desc(DataType::kInt32, {}),
+                                     Desc(DataType::kInt32, {})});
   call.attrs["depth"] = int64_t{3};
   call.attrs["axis"] = int64_t{0};
   auto r =
@@ -184,9 +183,8 @@ TEST(GatherOps, OneHotDAxis0) {
 }
 
 TEST(GatherOps, OneHotErrors) {
-  driver::OpCall call = MakeCall(
-      "OneHotD",
-      {Desc(DataType::kInt32, {2}), Desc(DataType::kInt32, {}), Desc(DataType::kInt32, {})});
+  OpCall call = MakeCall("OneHotD", {Desc(DataType::kInt32, {2}), Desc(DataType::kInt32, {}),
+                                     Desc(DataType::kInt32, {})});
   call.attrs["depth"] = int64_t{3};
   call.attrs["axis"] = int64_t{2};
   auto r = RunOp(call, {});
@@ -203,7 +201,7 @@ TEST(GatherOps, OneHotErrors) {
 // --- TopK / Sort ---------------------------------------------------------------------------
 
 TEST(SortOps, TopKLargestStableTies) {
-  driver::OpCall call = MakeCall("TopK", {Desc(DataType::kFloat, {2, 4}), Scalar32(2)});
+  OpCall call = MakeCall("TopK", {Desc(DataType::kFloat, {2, 4}), Scalar32(2)});
   auto r = RunOp(call, {Bytes::Of<float>({1, 3, 3, 2, 5, 4, 6, 6})});
   ASSERT_TRUE(r.status.ok()) << r.status.message();
   EXPECT_EQ(r.kernel->engine(), driver::Engine::kAiCpu);
@@ -215,7 +213,7 @@ TEST(SortOps, TopKLargestStableTies) {
 }
 
 TEST(SortOps, TopKSmallestAlongDim0Fp16) {
-  driver::OpCall call = MakeCall("TopK", {Desc(DataType::kFloat16, {3, 2}), Scalar32(1)});
+  OpCall call = MakeCall("TopK", {Desc(DataType::kFloat16, {3, 2}), Scalar32(1)});
   call.attrs["largest"] = false;
   call.attrs["dim"] = int64_t{0};
   auto r = RunOp(call, {Bytes::Of(ToHalf({3, 1, 2, 1, 5, 0}))});
@@ -226,7 +224,7 @@ TEST(SortOps, TopKSmallestAlongDim0Fp16) {
 }
 
 TEST(SortOps, TopKV2IndicesDtypeAndTopKD) {
-  driver::OpCall call = MakeCall("TopKV2", {Desc(DataType::kInt32, {4}), Scalar32(3)});
+  OpCall call = MakeCall("TopKV2", {Desc(DataType::kInt32, {4}), Scalar32(3)});
   call.attrs["indices_dtype"] = int64_t{9};
   auto r = RunOp(call, {Bytes::Of<int32_t>({4, 1, 7, 4})});
   ASSERT_TRUE(r.status.ok()) << r.status.message();
@@ -242,7 +240,7 @@ TEST(SortOps, TopKV2IndicesDtypeAndTopKD) {
 }
 
 TEST(SortOps, TopKErrors) {
-  driver::OpCall call = MakeCall("TopK", {Desc(DataType::kFloat, {2, 3}), Scalar32(4)});
+  OpCall call = MakeCall("TopK", {Desc(DataType::kFloat, {2, 3}), Scalar32(4)});
   auto r = RunOp(call, {});
   EXPECT_EQ(r.status.code(), StatusCode::kOpInputNotMatch);
   EXPECT_NE(r.status.message().find("input 1 (k)"), std::string::npos) << r.status.message();
@@ -265,7 +263,7 @@ TEST(SortOps, TopKErrors) {
 
 TEST(SortOps, SortAscendingDescendingNan) {
   const float nan = std::numeric_limits<float>::quiet_NaN();
-  driver::OpCall call = MakeCall("Sort", {Desc(DataType::kFloat, {5})});
+  OpCall call = MakeCall("Sort", {Desc(DataType::kFloat, {5})});
   auto r = RunOp(call, {Bytes::Of<float>({3, nan, 1, 3, 0})});
   ASSERT_TRUE(r.status.ok()) << r.status.message();
   auto y = r.outputs[0].As<float>();
@@ -289,7 +287,7 @@ TEST(SortOps, SortAscendingDescendingNan) {
 // --- Where / NonZero -----------------------------------------------------------------------
 
 TEST(SelectOps, WhereGivesCoordinatesAndRealShape) {
-  driver::OpCall call = MakeCall("Where", {Desc(DataType::kFloat, {2, 3})});
+  OpCall call = MakeCall("Where", {Desc(DataType::kFloat, {2, 3})});
   auto r = RunOp(call, {Bytes::Of<float>({0, 1, 0, 2, 0, 3})});
   ASSERT_TRUE(r.status.ok()) << r.status.message();
   EXPECT_TRUE(r.kernel->dynamic_output_shape());
@@ -301,7 +299,7 @@ TEST(SelectOps, WhereGivesCoordinatesAndRealShape) {
 }
 
 TEST(SelectOps, NonZeroTransposeInt32) {
-  driver::OpCall call = MakeCall("NonZero", {Desc(DataType::kBool, {2, 2})});
+  OpCall call = MakeCall("NonZero", {Desc(DataType::kBool, {2, 2})});
   call.attrs["transpose"] = true;
   call.attrs["dtype"] = DataType::kInt32;
   auto r = RunOp(call, {Bytes::Of<uint8_t>({1, 0, 1, 1})});
@@ -326,7 +324,7 @@ TEST(SelectOps, NonZeroTransposeInt32) {
 
 TEST(SelectOps, CumsumVariants) {
   auto run = [](bool exclusive, bool reverse) {
-    driver::OpCall call = MakeCall("Cumsum", {Desc(DataType::kFloat, {2, 3}), Scalar32(-1)});
+    OpCall call = MakeCall("Cumsum", {Desc(DataType::kFloat, {2, 3}), Scalar32(-1)});
     call.attrs["exclusive"] = exclusive;
     call.attrs["reverse"] = reverse;
     return RunOp(call, {Bytes::Of<float>({1, 2, 3, 4, 5, 6})});
@@ -344,7 +342,7 @@ TEST(SelectOps, CumsumVariants) {
 }
 
 TEST(SelectOps, CumsumDInt32Axis0) {
-  driver::OpCall call = MakeCall("CumsumD", {Desc(DataType::kInt32, {2, 2})});
+  OpCall call = MakeCall("CumsumD", {Desc(DataType::kInt32, {2, 2})});
   call.attrs["axis"] = int64_t{0};
   auto r = RunOp(call, {Bytes::Of<int32_t>({1, 2, 3, 4})});
   ASSERT_TRUE(r.status.ok()) << r.status.message();
@@ -357,4 +355,4 @@ TEST(SelectOps, CumsumDInt32Axis0) {
 }
 
 }  // namespace
-}  // namespace aclsim::sim::ops::testing
+}  // namespace aclsim::ops::testing

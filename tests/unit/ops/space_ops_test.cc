@@ -4,7 +4,7 @@
 
 #include "tests/unit/ops/op_test_util.h"
 
-namespace aclsim::sim::ops::testing {
+namespace aclsim::ops::testing {
 namespace {
 
 using Ints = std::vector<int64_t>;
@@ -17,7 +17,7 @@ std::vector<float> Seq0(size_t n) {
 
 RunResult Space(const std::string& type, const Ints& dims, const std::string& format,
                 const std::string& mode = "") {
-  driver::OpCall call = MakeCall(type, {Desc(DataType::kFloat, dims)});
+  OpCall call = MakeCall(type, {Desc(DataType::kFloat, dims)});
   call.attrs["block_size"] = int64_t{2};
   call.attrs["data_format"] = format;
   if (!mode.empty()) call.attrs["mode"] = mode;
@@ -67,7 +67,7 @@ TEST(SpaceOps, Errors) {
 
 TEST(SpaceOps, Shrink) {
   const std::vector<float> x = {-2, -1, 0, 1, 2};
-  driver::OpCall call = MakeCall("Shrink", {Desc(DataType::kFloat, {5})});
+  OpCall call = MakeCall("Shrink", {Desc(DataType::kFloat, {5})});
   call.attrs["lambd"] = 1.5f;
   call.attrs["bias"] = 1.5f;
   auto r = RunOp(call, {Bytes::Of(x)});
@@ -83,4 +83,4 @@ TEST(SpaceOps, Shrink) {
 }
 
 }  // namespace
-}  // namespace aclsim::sim::ops::testing
+}  // namespace aclsim::ops::testing

@@ -4,10 +4,10 @@
 
 #include <vector>
 
+#include "ops/work_builders.h"
 #include "sim/cost_model.h"
 #include "sim/kernel_cost.h"
 #include "sim/soc_profile.h"
-#include "sim/work_builders.h"
 
 namespace aclsim::sim {
 namespace {
@@ -235,7 +235,7 @@ TEST(SimCostModelTest, AiCpuCostIsPerElement) {
 // Issue 3 figure: 4096^3 fp16 GEMM on Ascend910B2 at 80-95% of 353.9 TFLOPS.
 TEST(SimCostModelTest, Gemm4096Fp16IsWithin80To95PercentOfCubePeak) {
   uint32_t blocks = 0;
-  KernelWork w = MatmulWork(4096, 4096, 4096, DtypeClass::kFp16, &blocks);
+  KernelWork w = ops::MatmulWork(4096, 4096, 4096, DtypeClass::kFp16, &blocks);
   const TaskCost c = Cost(KernelOf(Engine::kAiCore, blocks, w));
   const double flops = 2.0 * 4096 * 4096 * 4096;
   const double tflops = flops / static_cast<double>(c.duration_ns) / 1e3;
@@ -246,7 +246,7 @@ TEST(SimCostModelTest, Gemm4096Fp16IsWithin80To95PercentOfCubePeak) {
 // Issue 3 figure: a 64 MiB elementwise add within 10% of its bytes over the GM bandwidth.
 TEST(SimCostModelTest, ElementwiseAddIsWithin10PercentOfGmBandwidth) {
   const uint64_t elements = (64ull << 20) / 2;  // fp16, 64 MiB per tensor
-  KernelWork w = ElementwiseWork(elements, 2, DtypeClass::kFp16, 48, B2().props.ub_bytes);
+  KernelWork w = ops::ElementwiseWork(elements, 2, DtypeClass::kFp16, 48, B2().props.ub_bytes);
   const TaskCost c = Cost(KernelOf(Engine::kAiVector, 48, w));
   const uint64_t bound = TransferNs(3 * (64ull << 20), B2().cost.hbm_bytes_per_s);
   EXPECT_GE(c.duration_ns, bound);

@@ -7,7 +7,7 @@
 #include <thread>
 #include <vector>
 
-#include "sim/work_builders.h"
+#include "ops/work_builders.h"
 #include "sim_test_util.h"
 
 namespace aclsim::sim {
@@ -37,15 +37,15 @@ std::vector<uint64_t> RunWorkload(const std::string& backend, const std::string&
   auto gemm = [](uint64_t n) {
     uint32_t blocks = 0;
     Task t = Kernel(1, 0, 0, {}, "gemm");
-    t.work = MatmulWork(n, n, n, driver::DtypeClass::kFp16, &blocks);
+    t.work = ops::MatmulWork(n, n, n, driver::DtypeClass::kFp16, &blocks);
     t.blocks = blocks;
     return t;
   };
   auto add = [&](void* a, void* b) {
     Task t = Kernel(40, 0, 0, {}, "add");
     t.engine = driver::Engine::kAiVector;
-    t.work =
-        ElementwiseWork(kBytes / 2, 2, driver::DtypeClass::kFp16, 40, device->props().ub_bytes);
+    t.work = ops::ElementwiseWork(kBytes / 2, 2, driver::DtypeClass::kFp16, 40,
+                                  device->props().ub_bytes);
     t.work.buffers = {{a, kBytes}, {b, kBytes}};
     return t;
   };

@@ -3,6 +3,7 @@
 
 #include <set>
 
+#include "ops/soc_targets.h"
 #include "sim/soc_profile.h"
 #include "sim_test_util.h"
 
@@ -21,6 +22,14 @@ TEST(SimProfileTest, EveryEmbeddedProfileLoads) {
     EXPECT_NE(FindSocProfile(expected), nullptr) << expected;
   }
   EXPECT_EQ(FindSocProfile("Ascend999"), nullptr);
+}
+
+// atc accepts for --soc_version exactly the SoCs the simulator has a profile of.
+TEST(SimProfileTest, TheOpLibrarysTargetsAreTheProfiles) {
+  EXPECT_EQ(ops::SocTargets(), SocNames());
+  EXPECT_TRUE(ops::IsSocTarget("Ascend310"));
+  EXPECT_FALSE(ops::IsSocTarget("Ascend999"));
+  EXPECT_NE(ops::SocTargetList().find("Ascend310B1, "), std::string::npos);
 }
 
 TEST(SimProfileTest, EveryNumberHasASourceAndConfidence) {

@@ -3,10 +3,10 @@
 
 #include <vector>
 
+#include "ops/work_builders.h"
 #include "sim/hbm_timeline.h"
 #include "sim/kernel_cost.h"
 #include "sim/soc_profile.h"
-#include "sim/work_builders.h"
 #include "sim_test_util.h"
 
 namespace aclsim::sim {
@@ -52,8 +52,8 @@ uint64_t AddDuration(bool with_copy) {
   if (with_copy) SubmitOk(*device, q1, Copy(d, host.data(), kCopy, CopyDir::kHostToDevice));
   Task add = Kernel(48, 0, 0, {}, "add");
   add.engine = driver::Engine::kAiVector;
-  add.work =
-      ElementwiseWork((64u << 20) / 2, 2, driver::DtypeClass::kFp16, 48, device->props().ub_bytes);
+  add.work = ops::ElementwiseWork((64u << 20) / 2, 2, driver::DtypeClass::kFp16, 48,
+                                  device->props().ub_bytes);
   SubmitOk(*device, q2, std::move(add));
   const uint64_t start = device->HostClockNs();  // the vector cores are free: starts here
   SubmitOk(*device, q2, EventTask(TaskKind::kEventRecord, done));
@@ -82,7 +82,7 @@ TEST(SimSharingTest, ComputeBoundKernelIsBarelySlowedByACopy) {
     if (with_copy) SubmitOk(*device, q1, Copy(d, host.data(), kCopy, CopyDir::kHostToDevice));
     uint32_t blocks = 0;
     Task gemm = Kernel(1, 0, 0, {}, "gemm");
-    gemm.work = MatmulWork(2048, 2048, 2048, driver::DtypeClass::kFp16, &blocks);
+    gemm.work = ops::MatmulWork(2048, 2048, 2048, driver::DtypeClass::kFp16, &blocks);
     gemm.blocks = blocks;
     const uint64_t t0 = device->HostClockNs();
     SubmitOk(*device, q2, std::move(gemm));
@@ -114,7 +114,7 @@ PipelineTimes RunPipeline(int batches) {
   auto gemm = [] {
     uint32_t blocks = 0;
     Task t = Kernel(1, 0, 0, {}, "gemm");
-    t.work = MatmulWork(4096, 4096, 2048, driver::DtypeClass::kFp16, &blocks);
+    t.work = ops::MatmulWork(4096, 4096, 2048, driver::DtypeClass::kFp16, &blocks);
     t.blocks = blocks;
     return t;
   };

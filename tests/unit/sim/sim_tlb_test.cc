@@ -3,11 +3,11 @@
 
 #include <vector>
 
+#include "ops/work_builders.h"
 #include "sim/device_memory.h"
 #include "sim/sim_device.h"
 #include "sim/soc_profile.h"
 #include "sim/tlb_model.h"
-#include "sim/work_builders.h"
 #include "sim_test_util.h"
 
 namespace aclsim::sim {
@@ -87,7 +87,7 @@ std::pair<uint64_t, TlbCounts> StreamKernel(PageSize page) {
   constexpr uint64_t kBytes = 16ull << 20;
   std::vector<void*> buffers(3);
   driver::KernelWork work =
-      ElementwiseWork(kBytes / 2, 2, driver::DtypeClass::kFp16, 48, device->props().ub_bytes);
+      ops::ElementwiseWork(kBytes / 2, 2, driver::DtypeClass::kFp16, 48, device->props().ub_bytes);
   for (auto& b : buffers) {
     EXPECT_OK(device->AllocPhysical(MemPool::kHbm, page, kBytes, &b));
     work.buffers.push_back({b, kBytes});
