@@ -1,8 +1,6 @@
 // acl/acl_prof.h (libmsprofiler.so): profiling sessions (prof_session.h), configs, markers,
 // ranges and step marks. The model subscription is in prof_subscribe.cc.
 #include <cstring>
-#include <map>
-#include <mutex>
 #include <string>
 #include <vector>
 
@@ -14,6 +12,7 @@
 #include "core/runtime.h"
 #include "core/streams.h"
 #include "dfx/log.h"
+#include "dfx/prof_marks.h"
 #include "dfx/profiler.h"
 
 using aclsim::Err;
@@ -47,16 +46,18 @@ constexpr uint64_t kKnownDataTypes = 0x0001 | 0x0002 | 0x0004 | 0x0008 | 0x0010 
                                      0x0080 | 0x0100 | 0x0200 | 0x0800 | 0x1000 | 0x01000000 |
                                      0x2000 | 0x4000 | 0x8000 | 0x400000000ULL | 0x800000000ULL;
 
-// Ranges of the calling thread (aclprofPush / aclprofPop) and of the process (RangeStart /
-// RangeStop, by id).
-thread_local std::vector<prof::MarkRecord> t_range_stack;
-thread_local std::vector<prof::MarkRecord> t_range_ex_stack;  // RangePushEx / RangePop
-// aclprofStr2Id's messages by id (RangePushEx names its range by the op's name id).
-std::mutex g_ids_mu;
-std::map<uint64_t, std::string> g_id_messages;
-std::mutex g_ranges_mu;
-std::map<uint32_t, prof::MarkRecord> g_ranges;
-uint32_t g_next_range = 1;
+// The ranges in flight and the named ids: the running runtime's (dfx/prof_marks.h), so
+// aclFinalize forgets them. kNotInitialized before aclInit.
+Result<std::shared_ptr<prof::RangeBook>> Ranges() {
+  ACLSIM_ASSIGN_OR_RETURN(auto* runtime, core::Runtime::Current());
+  return runtime->attachments().Get<prof::RangeBook>();
+}
+
+// Ends `range` now and records it.
+void EndRange(prof::MarkRecord range) {
+  range.end_ns = std::max(range.start_ns, api::prof::HostClockNs());
+  prof::Profiler::Get().AddMark(std::move(range));
+}
 
 prof::MarkRecord NewMark(std::string message, bool range) {
   prof::MarkRecord mark;
@@ -217,20 +218,18 @@ aclError aclprofMarkEx(const char* msg, size_t msgLen, aclrtStream stream) {
 aclError aclprofPush(void* stamp) {
   return api::ApiCall(__func__, [&]() -> Status {
     ACLSIM_ASSIGN_OR_RETURN(auto s, LookupStamp(stamp));
-    t_range_stack.push_back(NewMark(s->message, true));
+    ACLSIM_ASSIGN_OR_RETURN(auto ranges, Ranges());
+    ranges->Push(prof::RangeBook::Stack::kPush, NewMark(s->message, true));
     return Status::Ok();
   });
 }
 
 aclError aclprofPop(void) {
   return api::ApiCall(__func__, [&]() -> Status {
-    if (t_range_stack.empty()) {
-      return Err(StatusCode::kInvalidParam, "aclprofPop without a matching aclprofPush");
-    }
-    prof::MarkRecord range = std::move(t_range_stack.back());
-    t_range_stack.pop_back();
-    range.end_ns = std::max(range.start_ns, api::prof::HostClockNs());
-    prof::Profiler::Get().AddMark(std::move(range));
+    ACLSIM_ASSIGN_OR_RETURN(auto ranges, Ranges());
+    auto range = ranges->Pop(prof::RangeBook::Stack::kPush, prof::OsThreadId());
+    if (!range) return Err(StatusCode::kInvalidParam, "aclprofPop without a matching aclprofPush");
+    EndRange(std::move(*range));
     return Status::Ok();
   });
 }
@@ -239,29 +238,21 @@ aclError aclprofRangeStart(void* stamp, uint32_t* rangeId) {
   return api::ApiCall(__func__, [&]() -> Status {
     ACLSIM_ASSIGN_OR_RETURN(auto s, LookupStamp(stamp));
     ACLSIM_RETURN_IF_ERROR(api::CheckNotNull(rangeId, "rangeId"));
-    std::lock_guard<std::mutex> lock(g_ranges_mu);
-    const uint32_t id = g_next_range++;
-    g_ranges[id] = NewMark(s->message, true);
-    *rangeId = id;
+    ACLSIM_ASSIGN_OR_RETURN(auto ranges, Ranges());
+    *rangeId = ranges->Start(NewMark(s->message, true));
     return Status::Ok();
   });
 }
 
 aclError aclprofRangeStop(uint32_t rangeId) {
   return api::ApiCall(__func__, [&]() -> Status {
-    prof::MarkRecord range;
-    {
-      std::lock_guard<std::mutex> lock(g_ranges_mu);
-      auto it = g_ranges.find(rangeId);
-      if (it == g_ranges.end()) {
-        return Err(StatusCode::kInvalidParam, "rangeId {} was not started by aclprofRangeStart",
-                   rangeId);
-      }
-      range = std::move(it->second);
-      g_ranges.erase(it);
+    ACLSIM_ASSIGN_OR_RETURN(auto ranges, Ranges());
+    auto range = ranges->Stop(rangeId);
+    if (!range) {
+      return Err(StatusCode::kInvalidParam, "rangeId {} was not started by aclprofRangeStart",
+                 rangeId);
     }
-    range.end_ns = std::max(range.start_ns, api::prof::HostClockNs());
-    prof::Profiler::Get().AddMark(std::move(range));
+    EndRange(std::move(*range));
     return Status::Ok();
   });
 }
@@ -269,15 +260,10 @@ aclError aclprofRangeStop(uint32_t rangeId) {
 uint64_t aclprofStr2Id(const char* message) {
   return api::ValueCall<uint64_t>(__func__, 0, [&]() -> Result<uint64_t> {
     ACLSIM_RETURN_IF_ERROR(api::CheckNotNull(message, "message"));
-    // FNV-1a: the same string gives the same id in every run.
-    uint64_t hash = 1469598103934665603ULL;
-    for (const char* p = message; *p != '\0'; ++p) {
-      hash = (hash ^ static_cast<unsigned char>(*p)) * 1099511628211ULL;
-    }
-    if (hash == 0) hash = 1;
-    std::lock_guard<std::mutex> lock(g_ids_mu);
-    g_id_messages.emplace(hash, message);
-    return hash;
+    const uint64_t id = prof::MessageId(message);
+    // Works before aclInit too (the id is a hash); the name is kept while a runtime is up.
+    if (auto ranges = Ranges(); ranges.ok()) ranges.value()->Name(id, message);
+    return id;
   });
 }
 
@@ -299,31 +285,27 @@ aclError aclprofRangePushEx(aclprofEventAttributes* attr) {
     const aclprofTensorInfo* info = attr->message.tensorInfo;
     ACLSIM_RETURN_IF_ERROR(api::CheckNotNull(info, "attr->message.tensorInfo"));
     if (info->tensorNum > 0) ACLSIM_RETURN_IF_ERROR(api::CheckNotNull(info->tensors, "tensors"));
-    std::string name;
-    {
-      std::lock_guard<std::mutex> lock(g_ids_mu);
-      auto it = g_id_messages.find(info->opNameId);
-      name = it != g_id_messages.end() ? it->second : fmt::format("op {}", info->opNameId);
-      auto type = g_id_messages.find(info->opTypeId);
-      if (type != g_id_messages.end()) name += " (" + type->second + ")";
-    }
-    t_range_ex_stack.push_back(NewMark(
-        fmt::format("{}: {} tensors, {} blocks", name, info->tensorNum, info->blockNums), true));
+    ACLSIM_ASSIGN_OR_RETURN(auto ranges, Ranges());
+    std::string name =
+        ranges->NameOf(info->opNameId).value_or(fmt::format("op {}", info->opNameId));
+    if (auto type = ranges->NameOf(info->opTypeId)) name += " (" + *type + ")";
+    ranges->Push(
+        prof::RangeBook::Stack::kPushEx,
+        NewMark(fmt::format("{}: {} tensors, {} blocks", name, info->tensorNum, info->blockNums),
+                true));
     return Status::Ok();
   });
 }
 
 aclError aclprofRangePop(void) {
   return api::ApiCall(__func__, [&]() -> Status {
-    if (t_range_ex_stack.empty()) {
+    ACLSIM_ASSIGN_OR_RETURN(auto ranges, Ranges());
+    auto range = ranges->Pop(prof::RangeBook::Stack::kPushEx, prof::OsThreadId());
+    if (!range) {
       return Err(StatusCode::kInvalidParam,
-                 "aclprofRangePop without a matching "
-                 "aclprofRangePushEx");
+                 "aclprofRangePop without a matching aclprofRangePushEx");
     }
-    prof::MarkRecord range = std::move(t_range_ex_stack.back());
-    t_range_ex_stack.pop_back();
-    range.end_ns = std::max(range.start_ns, api::prof::HostClockNs());
-    prof::Profiler::Get().AddMark(std::move(range));
+    EndRange(std::move(*range));
     return Status::Ok();
   });
 }

@@ -12,8 +12,6 @@
 #include <cerrno>
 #include <cstring>
 #include <ctime>
-#include <map>
-#include <mutex>
 #include <string>
 #include <vector>
 
@@ -25,6 +23,7 @@
 #include "core/model_runner.h"
 #include "core/runtime.h"
 #include "dfx/log.h"
+#include "dfx/prof_subscriptions.h"
 #include "dfx/profiler.h"
 
 using aclsim::Err;
@@ -57,13 +56,13 @@ struct OpDesc {
 };
 constexpr uint32_t kOpDescMagic = 0x5053434fU;  // "OCSP"
 
-struct Subscription {
-  int fd = -1;
-  bool time_info = true;
-};
+using Subscription = prof::SubscriptionBook::Subscription;
 
-std::mutex g_mu;
-std::map<uint32_t, Subscription> g_subscriptions;
+// The running runtime's subscriptions (dfx/prof_subscriptions.h); kNotInitialized before aclInit.
+Result<std::shared_ptr<prof::SubscriptionBook>> Subscriptions() {
+  ACLSIM_ASSIGN_OR_RETURN(auto* runtime, core::Runtime::Current());
+  return runtime->attachments().Get<prof::SubscriptionBook>();
+}
 
 void CopyText(const std::string& text, char* out, size_t size) {
   std::memset(out, 0, size);
@@ -100,7 +99,7 @@ Status WriteAll(int fd, const void* data, size_t size) {
 }
 
 // Writes the subscribed model's kernels recorded so far to its pipe.
-Status DeliverLocked(uint32_t model_id, const Subscription& sub) {
+Status DeliverTo(uint32_t model_id, const Subscription& sub) {
   std::vector<OpDesc> descs;
   for (const prof::TaskRecord& t : prof::Profiler::Get().TakeSubscribed(model_id)) {
     if (t.kind != "KERNEL") continue;
@@ -159,13 +158,13 @@ namespace aclsim::api::prof {
 
 void DeliverSubscribed(uint32_t model_id, bool flush) {
   if (!dfx::prof::Profiler::Get().subscribed_any()) return;
-  if (flush) {
-    if (auto runtime = core::Runtime::Current(); runtime.ok()) (*runtime)->FlushTaskTraces();
-  }
-  std::lock_guard<std::mutex> lock(g_mu);
-  auto it = g_subscriptions.find(model_id);
-  if (it == g_subscriptions.end()) return;
-  const Status status = DeliverLocked(model_id, it->second);
+  auto runtime = core::Runtime::Current();
+  if (!runtime.ok()) return;
+  auto book = (*runtime)->attachments().Find<dfx::prof::SubscriptionBook>();
+  if (book == nullptr) return;
+  if (flush) (*runtime)->FlushTaskTraces();
+  const Status status = book->Deliver(
+      model_id, [model_id](const Subscription& sub) { return DeliverTo(model_id, sub); });
   if (!status.ok()) {
     ACLSIM_LOG_WARN(dfx::Module::kProfiling, "model {}: {}", model_id, status.message());
   }
@@ -215,31 +214,19 @@ aclError aclprofModelSubscribe(uint32_t modelId,
     ACLSIM_ASSIGN_OR_RETURN(auto config, core::LookupHandle<aclprofSubscribeConfig>(
                                              profSubscribeConfig, "profSubscribeConfig"));
     ACLSIM_RETURN_IF_ERROR(core::FindModel(modelId).status());
-    std::lock_guard<std::mutex> lock(g_mu);
-    if (g_subscriptions.count(modelId) != 0) {
-      return Err(StatusCode::kProfRepeatSubscribe, "model {} is already subscribed", modelId);
-    }
-    g_subscriptions[modelId] = {config->fd, config->time_info};
-    prof::Profiler::Get().Subscribe(modelId);
-    return Status::Ok();
+    ACLSIM_ASSIGN_OR_RETURN(auto book, Subscriptions());
+    return book->Add(modelId, {config->fd, config->time_info});
   });
 }
 
 aclError aclprofModelUnSubscribe(uint32_t modelId) {
   return api::ApiCall(__func__, [&]() -> Status {
-    {
-      std::lock_guard<std::mutex> lock(g_mu);
-      if (g_subscriptions.count(modelId) == 0) {
-        return Err(StatusCode::kInvalidModelId, "model {} is not subscribed", modelId);
-      }
+    ACLSIM_ASSIGN_OR_RETURN(auto book, Subscriptions());
+    if (!book->Has(modelId)) {
+      return Err(StatusCode::kInvalidModelId, "model {} is not subscribed", modelId);
     }
     api::prof::DeliverSubscribed(modelId, /*flush=*/true);
-    std::lock_guard<std::mutex> lock(g_mu);
-    auto it = g_subscriptions.find(modelId);
-    if (it == g_subscriptions.end()) return Status::Ok();  // a concurrent unsubscribe won
-    prof::Profiler::Get().Unsubscribe(modelId);
-    ::close(it->second.fd);  // CANN closes the pipe's write end after the last data
-    g_subscriptions.erase(it);
+    book->Remove(modelId);  // false: a concurrent unsubscribe won
     return Status::Ok();
   });
 }

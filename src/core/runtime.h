@@ -125,7 +125,8 @@ class Runtime {
   // Data dump (aclmdlInitDump / SetDump / FinalizeDump, aclopStartDumpArgs, exception dump).
   DataDump& dump() { return dump_; }
   // State of the layers above the core kept for this init (host registrations, IPC keys, share
-  // pids: core/attachments.h); cleared by Finalize.
+  // pids, profiling ranges and named ids, model subscriptions: core/attachments.h); cleared by
+  // Finalize.
   Attachments& attachments() { return attachments_; }
 
   // aclrtSetOpWaitTimeout: the default timeout (seconds, 0 = never) of the event waits
