@@ -21,7 +21,11 @@ Result<std::shared_ptr<core::Device>> CurrentDevice(core::Runtime& runtime) {
   return context->device();
 }
 
-std::atomic<int> g_sat_mode{ACL_RT_OVERFLOW_MODE_SATURATION};
+// aclrtSetDeviceSatMode's mode: the init's (Runtime::attachments), so aclFinalize restores
+// the default.
+struct SatMode {
+  std::atomic<int> value{ACL_RT_OVERFLOW_MODE_SATURATION};
+};
 
 }  // namespace
 
@@ -163,7 +167,7 @@ aclError aclrtSetDeviceSatMode(aclrtFloatOverflowMode mode) {
       return Err(StatusCode::kInvalidParam, "overflow mode {} is not SATURATION or INFNAN", value);
     }
     ACLSIM_ASSIGN_OR_RETURN(auto runtime, core::Runtime::Get());
-    g_sat_mode.store(value);
+    runtime->attachments().Get<SatMode>()->value.store(value);
     return Status::Ok();
   });
 }
@@ -172,7 +176,8 @@ aclError aclrtGetDeviceSatMode(aclrtFloatOverflowMode* mode) {
   return api::ApiCall(__func__, [&]() -> Status {
     ACLSIM_RETURN_IF_ERROR(api::CheckNotNull(mode, "mode"));
     ACLSIM_ASSIGN_OR_RETURN(auto runtime, core::Runtime::Get());
-    *mode = static_cast<aclrtFloatOverflowMode>(g_sat_mode.load());
+    *mode =
+        static_cast<aclrtFloatOverflowMode>(runtime->attachments().Get<SatMode>()->value.load());
     return Status::Ok();
   });
 }

@@ -119,6 +119,8 @@ aclError MapCode(StatusCode code) {
       return ACL_ERROR_PROF_NOT_RUN;
     case StatusCode::kProfRepeatSubscribe:
       return ACL_ERROR_PROF_REPEAT_SUBSCRIBE;
+    case StatusCode::kProfApiConflict:
+      return ACL_ERROR_PROF_API_CONFLICT;
     case StatusCode::kDumpAlreadyRun:
       return ACL_ERROR_DUMP_ALREADY_RUN;
     case StatusCode::kDumpNotRun:

@@ -7,7 +7,7 @@
 #include "acl/acl.h"
 #include "api/api_call.h"
 #include "api/backends.h"
-#include "api/prof_session.h"
+#include "core/prof_session.h"
 #include "core/runtime.h"
 #include "dfx/error_message.h"
 #include "dfx/log.h"
@@ -37,7 +37,7 @@ aclError aclInit(const char* configPath) {
     Status status = core::Runtime::Init(configPath);
     if (status.ok()) {
       ACLSIM_ASSIGN_OR_RETURN(auto* runtime, core::Runtime::Current());
-      if (Status prof = api::prof::StartFromConfig(runtime->config().json_text); !prof.ok()) {
+      if (Status prof = core::prof::StartFromConfig(runtime->config().json_text); !prof.ok()) {
         (void)core::Runtime::Finalize();
         return prof;
       }
@@ -52,7 +52,7 @@ aclError aclInit(const char* configPath) {
 aclError aclFinalize(void) {
   return api::ApiCall(__func__, [&]() -> Status {
     std::lock_guard<std::mutex> lock(g_init_mu);
-    if (core::Runtime::initialized()) api::prof::FinishAtFinalize();
+    if (core::Runtime::initialized()) core::prof::FinishAtFinalize();
     ACLSIM_RETURN_IF_ERROR(core::Runtime::Finalize());
     g_init_refs = 0;
     aclsim::dfx::FlushLogs();
@@ -67,7 +67,7 @@ aclError aclFinalizeReference(uint64_t* refCount) {
       return Err(StatusCode::kRepeatFinalize, "aclFinalizeReference without aclInit");
     }
     if (--g_init_refs == 0) {
-      api::prof::FinishAtFinalize();
+      core::prof::FinishAtFinalize();
       ACLSIM_RETURN_IF_ERROR(core::Runtime::Finalize());
     }
     if (refCount != nullptr) *refCount = g_init_refs;

@@ -8,7 +8,7 @@
 #include "api/api_call.h"
 #include "api/model_io.h"
 #include "api/model_objects.h"
-#include "api/prof_session.h"
+#include "api/prof_subscribe.h"
 #include "core/memory_ops.h"
 #include "core/model_file.h"
 #include "core/model_runner.h"

@@ -1,4 +1,4 @@
-// acl/acl_prof.h (libmsprofiler.so): profiling sessions (prof_session.h), configs, markers,
+// acl/acl_prof.h (libmsprofiler.so): profiling sessions (core/prof_session.h), configs, markers,
 // ranges and step marks. The model subscription is in prof_subscribe.cc.
 #include <cstring>
 #include <string>
@@ -7,8 +7,8 @@
 #include "acl/acl.h"
 #include "acl/acl_prof.h"
 #include "api/api_call.h"
-#include "api/prof_session.h"
 #include "core/handle_table.h"
+#include "core/prof_session.h"
 #include "core/runtime.h"
 #include "core/streams.h"
 #include "dfx/log.h"
@@ -25,7 +25,7 @@ namespace prof = aclsim::dfx::prof;
 
 struct aclprofConfig {
   static constexpr core::HandleKind kHandleKind = core::HandleKind::kProfConfig;
-  api::prof::RunOptions options;
+  core::prof::RunOptions options;
 };
 
 struct aclprofStepInfo {
@@ -55,7 +55,7 @@ Result<std::shared_ptr<prof::RangeBook>> Ranges() {
 
 // Ends `range` now and records it.
 void EndRange(prof::MarkRecord range) {
-  range.end_ns = std::max(range.start_ns, api::prof::HostClockNs());
+  range.end_ns = std::max(range.start_ns, core::prof::HostClockNs());
   prof::Profiler::Get().AddMark(std::move(range));
 }
 
@@ -63,7 +63,7 @@ prof::MarkRecord NewMark(std::string message, bool range) {
   prof::MarkRecord mark;
   mark.message = std::move(message);
   mark.thread_id = prof::OsThreadId();
-  mark.start_ns = mark.end_ns = api::prof::HostClockNs();
+  mark.start_ns = mark.end_ns = core::prof::HostClockNs();
   mark.range = range;
   return mark;
 }
@@ -91,12 +91,12 @@ aclError aclprofInit(const char* profilerResultPath, size_t length) {
       return Err(StatusCode::kInvalidParam,
                  "profilerResultPath: length {} is invalid (1..4096, the path's length)", length);
     }
-    return api::prof::Init(std::string(profilerResultPath, std::min(actual, length)));
+    return core::prof::Init(std::string(profilerResultPath, std::min(actual, length)));
   });
 }
 
 aclError aclprofFinalize(void) {
-  return api::ApiCall(__func__, [&]() -> Status { return api::prof::Finalize(); });
+  return api::ApiCall(__func__, [&]() -> Status { return core::prof::Finalize(); });
 }
 
 aclprofConfig* aclprofCreateConfig(uint32_t* deviceIdList, uint32_t deviceNums,
@@ -145,7 +145,7 @@ aclError aclprofStart(const aclprofConfig* profilerConfig) {
   return api::ApiCall(__func__, [&]() -> Status {
     ACLSIM_ASSIGN_OR_RETURN(auto config,
                             core::LookupHandle<aclprofConfig>(profilerConfig, "profilerConfig"));
-    return api::prof::Start(config->options);
+    return core::prof::Start(config->options);
   });
 }
 
@@ -153,7 +153,7 @@ aclError aclprofStop(const aclprofConfig* profilerConfig) {
   return api::ApiCall(__func__, [&]() -> Status {
     ACLSIM_RETURN_IF_ERROR(
         core::LookupHandle<aclprofConfig>(profilerConfig, "profilerConfig").status());
-    return api::prof::Stop();
+    return core::prof::Stop();
   });
 }
 

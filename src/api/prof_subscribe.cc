@@ -4,6 +4,8 @@
 // aclmdlExecute of it (and at aclprofModelUnSubscribe) one fixed-size OpDesc per kernel is
 // written to the subscriber's pipe; aclprofModelUnSubscribe closes the pipe's write end, as
 // CANN does. The getters read OpDesc arrays the subscriber read from the pipe.
+#include "api/prof_subscribe.h"
+
 #include <fcntl.h>
 #include <signal.h>
 #include <unistd.h>
@@ -18,7 +20,6 @@
 #include "acl/acl.h"
 #include "acl/acl_prof.h"
 #include "api/api_call.h"
-#include "api/prof_session.h"
 #include "core/handle_table.h"
 #include "core/model_runner.h"
 #include "core/runtime.h"

@@ -73,6 +73,7 @@ enum class StatusCode {
   kProfAlreadyRun,          // profiling already started (or switched on another way)
   kProfNotRun,              // profiling not initialised / not started
   kProfRepeatSubscribe,     // model already subscribed
+  kProfApiConflict,         // the aclprof API while profiling is on another way (aclInit)
   kDumpAlreadyRun,          // dump already on (aclmdlInitDump twice, aclInit "dump" key)
   kDumpNotRun,              // dump not initialised / not started
   kInvalidDumpConfig,       // dump configuration malformed or out of range

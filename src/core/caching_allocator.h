@@ -110,13 +110,19 @@ class CachingAllocator {
   // a cached free block, or returns nullptr, having changed nothing, when that needs more (a
   // new segment, pending blocks, coalescing, a reset device, a large request): the caller
   // then calls Allocate.
+  // Why both exist: one mechanism serves the block -- both take it with TakeFit and record it
+  // with CommitLocked, so a block is chosen and accounted identically -- but Allocate must also
+  // wait for the scheduler's fence, coalesce, grow the arena and format errors, which costs the
+  // ~30 ns aclrtMalloc budget even when none of it is needed. The fast path is the subset that
+  // cannot fail, and it hands back to Allocate rather than duplicate any of the rest.
   void* TryAllocateCached(driver::MemPool pool, driver::PageSize page, size_t bytes,
                           const Allocation& info);
   // Frees the allocation starting exactly at `ptr`; kMemoryFree (with the reason) if there
   // is none.
   Result<Allocation> Free(const void* ptr);
   // Free's fast path: true if `ptr` was the start of a live allocation (now freed); false,
-  // having changed nothing, otherwise (Free then says why).
+  // having changed nothing, otherwise (Free then says why). Both release through
+  // ReleaseLocked; Free alone looks up why a pointer is not freeable and returns its record.
   bool TryFree(const void* ptr);
 
   // Queries over live allocations (as MemoryTable).

@@ -91,6 +91,13 @@ struct ResolvedOutputs {
 // an identical call recently and its kernel is still cached (op_launch_memo.h), checks the
 // buffers, enqueues it and sets *launched (the Status is the launch's); otherwise does
 // nothing and leaves *launched false. inputs / outputs: call.num_inputs / num_outputs.
+// Why both exist: ExecuteOp takes the call by value (an OpLaunch: copied descriptors and
+// attributes) because it validates, infers and may compile it; a remembered call needs none
+// of that, and copying its descriptors would cost more than the launch. Both enqueue through
+// the same launch (buffer checks, host-input staging, the kKernel task, dump), so a call runs
+// identically on either path; the API's aclopExecute(V2) tries this one first
+// (src/api/op.cc, ExecuteRememberedCall: handle lookups without copies) and falls back to
+// ExecuteOp, which reports every error.
 // `resolved`, if not null, receives the outputs as ExecuteOp's resolved_outputs would;
 // `dump` as for ExecuteOp.
 Status ExecuteRemembered(Runtime& runtime, Stream& stream, const OpCallDescs& call,

@@ -1,7 +1,7 @@
 // Nothing of an init survives the next: ten aclInit / aclFinalize rounds in a row, each leaving
 // state behind in every table a runtime or a device owns (profiling ranges by id and per
-// thread, named ids, IPC keys, VMM access flags, managed-memory advice, memory pools), and each
-// next round checks that it starts from nothing.
+// thread, named ids, IPC keys, VMM access flags, managed-memory advice, memory pools, the
+// saturation mode), and each next round checks that it starts from nothing.
 #include <cstring>
 #include <vector>
 
@@ -103,6 +103,16 @@ TEST_F(AclTest, VmmAccessFlagsEndWithTheInitThatSetThem) {
     desc.location = host;
     ASSERT_ACL_OK(aclrtMemSetAccess(va, g, &desc, 1));
     Reinit();  // mapped, never unmapped or released
+  }
+}
+
+TEST_F(AclTest, SaturationModeEndsWithTheInitThatSetIt) {
+  for (int round = 0; round < kRounds; ++round) {
+    aclrtFloatOverflowMode mode = ACL_RT_OVERFLOW_MODE_INFNAN;
+    ASSERT_ACL_OK(aclrtGetDeviceSatMode(&mode));
+    EXPECT_EQ(mode, ACL_RT_OVERFLOW_MODE_SATURATION) << "round " << round;
+    ASSERT_ACL_OK(aclrtSetDeviceSatMode(ACL_RT_OVERFLOW_MODE_INFNAN));
+    Reinit();
   }
 }
 

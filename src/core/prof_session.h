@@ -1,6 +1,6 @@
 // The profiling session of the process: who switched profiling on, where its run goes.
 //
-// Three ways in, one at a time (CANN: ACL_ERROR_PROF_API_CONFLICT otherwise):
+// Three ways in, one at a time (CANN: ACL_ERROR_PROF_API_CONFLICT, kProfApiConflict, otherwise):
 //  * the aclInit JSON "profiler" key ({"switch": "on", "output": DIR, ...}) or the
 //    environment (PROFILING_MODE=true, PROFILING_OPTIONS={"output": DIR, ...}; what msprof
 //    --application sets): collection starts at aclInit, the run is written at aclFinalize;
@@ -17,7 +17,7 @@
 
 #include "common/status.h"
 
-namespace aclsim::api::prof {
+namespace aclsim::core::prof {
 
 // The options of a run (aclprofCreateConfig, or the JSON / environment options).
 struct RunOptions {
@@ -36,12 +36,9 @@ Status Init(const std::string& output_dir);
 Status Start(const RunOptions& options);
 Status Stop();
 Status Finalize();
-// After an execution of model `model_id`: a subscriber (aclprofModelSubscribe) gets the op
-// info of its kernels timed so far (`flush`: time every launched task first).
-void DeliverSubscribed(uint32_t model_id, bool flush);
 // True while a run collects (for the marker API).
 bool Collecting();
 // The calling thread's simulated host clock (0 before aclInit / with no device).
 uint64_t HostClockNs();
 
-}  // namespace aclsim::api::prof
+}  // namespace aclsim::core::prof

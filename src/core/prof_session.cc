@@ -1,4 +1,5 @@
-#include "api/prof_session.h"
+// The profiling session of the process (core/prof_session.h).
+#include "core/prof_session.h"
 
 #include <unistd.h>
 
@@ -9,14 +10,12 @@
 #include <mutex>
 #include <nlohmann/json.hpp>
 
-#include "acl/acl_base.h"
-#include "api/api_call.h"
 #include "core/runtime.h"
 #include "dfx/log.h"
 #include "dfx/prof_export.h"
 #include "dfx/profiler.h"
 
-namespace aclsim::api::prof {
+namespace aclsim::core::prof {
 namespace {
 
 using dfx::prof::Profiler;
@@ -60,7 +59,7 @@ dfx::prof::RunInfo MakeInfo(const RunOptions& options) {
   info.start_time = Now();
   info.aic_metrics = options.aic_metrics;
   info.data_types = options.data_types;
-  if (auto runtime = core::Runtime::Current(); runtime.ok() && (*runtime)->device_count() > 0) {
+  if (auto runtime = Runtime::Current(); runtime.ok() && (*runtime)->device_count() > 0) {
     if (auto props = (*runtime)->DeviceProps(0); props.ok()) info.soc_version = props->soc_name;
   }
   return info;
@@ -79,7 +78,7 @@ void Append(dfx::prof::Trace&& from, dfx::prof::Trace* to) {
 // Ends collection: every traced task's time is known first.
 void StopLocked(Session& s) {
   if (!s.started) return;
-  if (auto runtime = core::Runtime::Current(); runtime.ok()) (*runtime)->FlushTaskTraces();
+  if (auto runtime = Runtime::Current(); runtime.ok()) (*runtime)->FlushTaskTraces();
   Profiler::Get().Stop();
   Append(Profiler::Get().Take(), &s.collected);
   s.started = false;
@@ -196,10 +195,9 @@ Status Init(const std::string& output_dir) {
   Session& s = session();
   std::lock_guard<std::mutex> lock(s.mu);
   if (s.mode == Mode::kConfig) {
-    return Status(StatusCode::kProfAlreadyRun,
-                  "profiling is on through the aclInit config or PROFILING_MODE; the aclprof API "
-                  "cannot be used at the same time",
-                  ACL_ERROR_PROF_API_CONFLICT);
+    return Err(StatusCode::kProfApiConflict,
+               "profiling is on through the aclInit config or PROFILING_MODE; the aclprof API "
+               "cannot be used at the same time");
   }
   if (s.mode == Mode::kApi) {
     return Err(StatusCode::kRepeatInitialize,
@@ -248,31 +246,8 @@ Status Finalize() {
 bool Collecting() { return Profiler::Get().active(); }
 
 uint64_t HostClockNs() {
-  auto runtime = core::Runtime::Current();
+  auto runtime = Runtime::Current();
   return runtime.ok() ? (*runtime)->HostClockNs() : 0;
 }
 
-}  // namespace aclsim::api::prof
-
-namespace aclsim::api {
-
-ApiTrace::ApiTrace(const char* api)
-    : api_(api),
-      id_(dfx::prof::Profiler::Get().NextApiId()),
-      outer_(dfx::prof::CurrentApiCall()),
-      start_ns_(prof::HostClockNs()) {
-  if (outer_ == 0) dfx::prof::SetCurrentApiCall(id_);
-}
-
-ApiTrace::~ApiTrace() {
-  dfx::prof::SetCurrentApiCall(outer_);
-  dfx::prof::ApiRecord record;
-  record.id = id_;
-  record.name = api_;
-  record.thread_id = dfx::prof::OsThreadId();
-  record.start_ns = start_ns_;
-  record.end_ns = std::max(start_ns_, prof::HostClockNs());
-  dfx::prof::Profiler::Get().AddApi(std::move(record));
-}
-
-}  // namespace aclsim::api
+}  // namespace aclsim::core::prof
