@@ -1,4 +1,5 @@
-// ops/acl_cblas.h: aclblas* as CANN defines them, on top of the GEMM op.
+// ops/acl_cblas.h: aclblas* as CANN defines them, on top of the GEMM op (core/blas.h: the
+// lowering; here: CANN's enums, reserved arguments and null checks).
 //
 // CANN's rules: alpha and beta are device pointers holding one value of the output's type
 // (Hgemm: fp16, S8gemm: int32); lda/ldb/ldc (and incx/incy) are reserved and must be -1;
@@ -12,9 +13,9 @@
 #include "acl/ops/acl_cblas.h"
 #include "api/api_call.h"
 #include "api/op_objects.h"
+#include "core/blas.h"
 #include "core/op_executor.h"
 #include "core/runtime.h"
-#include "ops/formats.h"
 
 using aclsim::Err;
 using aclsim::Result;
@@ -31,21 +32,19 @@ Status ExecuteOnStream(core::OpLaunch launch, aclrtStream stream,
 
 namespace {
 
-struct Trans {
-  bool transposed = false;
-  bool nz = false;
-};
+using core::blas::GemmSpec;
+using core::blas::Layout;
 
-Result<Trans> ReadTrans(const aclTransType& trans, const char* what) {
+Result<Layout> ReadTrans(const aclTransType& trans, const char* what) {
   switch (api::EnumValue(trans)) {
     case ACL_TRANS_N:
-      return Trans{false, false};
+      return Layout{false, false};
     case ACL_TRANS_T:
-      return Trans{true, false};
+      return Layout{true, false};
     case ACL_TRANS_NZ:
-      return Trans{false, true};
+      return Layout{false, true};
     case ACL_TRANS_NZ_T:
-      return Trans{true, true};
+      return Layout{true, true};
     default:
       return Err(StatusCode::kInvalidParam, "{} {} is not an aclTransType", what,
                  api::EnumValue(trans));
@@ -67,108 +66,28 @@ Status CheckCompute(const aclComputeType& type) {
   return Status::Ok();
 }
 
-Result<ops::DataType> ReadType(const aclDataType& type, const char* what) {
-  const int value = api::EnumValue(type);
-  switch (value) {
-    case ACL_FLOAT16:
-    case ACL_FLOAT:
-    case ACL_INT8:
-    case ACL_INT32:
-      return static_cast<ops::DataType>(value);
-    default:
-      return Err(StatusCode::kUnsupportedDataType,
-                 "{} {} is not supported by aclblas (FLOAT16, FLOAT, INT8, INT32)", what, value);
-  }
+ops::DataType TypeOf(const aclDataType& type) {
+  return static_cast<ops::DataType>(api::EnumValue(type));  // same values (ops/types.h)
 }
-
-core::OpTensorArg Matrix(ops::DataType dtype, int64_t rows, int64_t cols, Trans trans,
-                         const void* data) {
-  core::OpTensorArg arg;
-  arg.desc.dtype = dtype;
-  arg.desc.format = ops::Format::kNd;
-  arg.desc.dims =
-      trans.transposed ? std::vector<int64_t>{cols, rows} : std::vector<int64_t>{rows, cols};
-  if (trans.nz) arg.desc.storage_format = ops::Format::kFractalNz;
-  arg.data = const_cast<void*>(data);
-  arg.size = arg.desc.ByteSize();
-  if (trans.nz) {
-    auto storage = ops::StorageDims(arg.desc.format, arg.desc.dims, dtype, ops::Format::kFractalNz);
-    if (storage.ok()) {
-      arg.desc.storage_dims = storage.value();
-      arg.size = arg.desc.ByteSize();
-    }
-  }
-  return arg;
-}
-
-core::OpTensorArg Scalar(ops::DataType dtype, const void* data) {
-  core::OpTensorArg arg;
-  arg.desc.dtype = dtype;
-  arg.desc.dims = {};  // a scalar, as CANN's GEMM single-op JSON describes alpha and beta
-  arg.data = const_cast<void*>(data);
-  arg.size = ops::DataTypeSize(dtype);
-  return arg;
-}
-
-struct GemmSpec {
-  Trans ta, tb;
-  int m = 0, n = 0, k = 0;
-  ops::DataType type_a{}, type_b{}, type_c{};
-};
 
 Result<GemmSpec> ReadGemm(const aclTransType& transA, const aclTransType& transB,
                           const aclTransType& transC, int m, int n, int k,
                           const aclDataType& dataTypeA, const aclDataType& dataTypeB,
                           const aclDataType& dataTypeC, const aclComputeType& computeType) {
   GemmSpec spec;
-  ACLSIM_ASSIGN_OR_RETURN(spec.ta, ReadTrans(transA, "transA"));
-  ACLSIM_ASSIGN_OR_RETURN(spec.tb, ReadTrans(transB, "transB"));
-  ACLSIM_ASSIGN_OR_RETURN(Trans tc, ReadTrans(transC, "transC"));
-  if (tc.transposed || tc.nz) {
-    return Err(StatusCode::kInvalidParam, "transC must be ACL_TRANS_N (C is row-major ND)");
-  }
-  if (m <= 0 || n <= 0 || k <= 0) {
-    return Err(StatusCode::kInvalidParam, "m, n and k must be > 0 (got {}, {}, {})", m, n, k);
-  }
+  ACLSIM_ASSIGN_OR_RETURN(spec.a, ReadTrans(transA, "transA"));
+  ACLSIM_ASSIGN_OR_RETURN(spec.b, ReadTrans(transB, "transB"));
+  ACLSIM_ASSIGN_OR_RETURN(Layout c, ReadTrans(transC, "transC"));
   ACLSIM_RETURN_IF_ERROR(CheckCompute(computeType));
-  ACLSIM_ASSIGN_OR_RETURN(spec.type_a, ReadType(dataTypeA, "dataTypeA"));
-  ACLSIM_ASSIGN_OR_RETURN(spec.type_b, ReadType(dataTypeB, "dataTypeB"));
-  ACLSIM_ASSIGN_OR_RETURN(spec.type_c, ReadType(dataTypeC, "dataTypeC"));
-  const bool int8 = spec.type_a == ops::DataType::kInt8;
-  if (spec.type_a != spec.type_b) {
-    return Err(StatusCode::kUnsupportedDataType, "dataTypeA and dataTypeB must be equal");
-  }
-  const bool ok_combo =
-      (int8 && spec.type_c == ops::DataType::kInt32) ||
-      (spec.type_a == ops::DataType::kFloat16 &&
-       (spec.type_c == ops::DataType::kFloat16 || spec.type_c == ops::DataType::kFloat)) ||
-      (spec.type_a == ops::DataType::kFloat && spec.type_c == ops::DataType::kFloat);
-  if (!ok_combo) {
-    return Err(StatusCode::kUnsupportedDataType,
-               "unsupported type combination A={} B={} C={} (supported: FLOAT16 x FLOAT16 -> "
-               "FLOAT16/FLOAT, FLOAT x FLOAT -> FLOAT, INT8 x INT8 -> INT32)",
-               ops::DataTypeName(spec.type_a), ops::DataTypeName(spec.type_b),
-               ops::DataTypeName(spec.type_c));
-  }
   spec.m = m;
   spec.n = n;
   spec.k = k;
+  spec.type_a = TypeOf(dataTypeA);
+  spec.type_b = TypeOf(dataTypeB);
+  spec.type_c = TypeOf(dataTypeC);
+  static const char* const kNames[3] = {"dataTypeA", "dataTypeB", "dataTypeC"};
+  ACLSIM_RETURN_IF_ERROR(core::blas::CheckGemm(spec, c, kNames));
   return spec;
-}
-
-core::OpLaunch GemmLaunch(const GemmSpec& s, const void* alpha, const void* a, const void* b,
-                          const void* beta, void* c) {
-  core::OpLaunch launch;
-  launch.type = "GEMM";
-  launch.inputs.push_back(Matrix(s.type_a, s.m, s.k, s.ta, a));
-  launch.inputs.push_back(Matrix(s.type_b, s.k, s.n, s.tb, b));
-  launch.inputs.push_back(Matrix(s.type_c, s.m, s.n, Trans{}, c));
-  launch.inputs.push_back(Scalar(s.type_c, alpha));
-  launch.inputs.push_back(Scalar(s.type_c, beta));
-  launch.outputs.push_back(Matrix(s.type_c, s.m, s.n, Trans{}, c));
-  launch.attrs["transpose_a"] = s.ta.transposed;
-  launch.attrs["transpose_b"] = s.tb.transposed;
-  return launch;
 }
 
 aclError Gemm(const char* api_name, const aclTransType& transA, const aclTransType& transB,
@@ -187,7 +106,8 @@ aclError Gemm(const char* api_name, const aclTransType& transA, const aclTransTy
     ACLSIM_RETURN_IF_ERROR(CheckReserved(ldc, "ldc"));
     ACLSIM_ASSIGN_OR_RETURN(auto spec, ReadGemm(transA, transB, transC, m, n, k, dataTypeA,
                                                 dataTypeB, dataTypeC, computeType));
-    return api::ExecuteOnStream(GemmLaunch(spec, alpha, a, b, beta, c), stream, nullptr);
+    return api::ExecuteOnStream(core::blas::GemmLaunch(spec, alpha, a, b, beta, c), stream,
+                                nullptr);
   });
 }
 
@@ -204,14 +124,14 @@ aclError Gemv(const char* api_name, const aclTransType& transA, int m, int n, co
     ACLSIM_RETURN_IF_ERROR(CheckReserved(lda, "lda"));
     ACLSIM_RETURN_IF_ERROR(CheckReserved(incx, "incx"));
     ACLSIM_RETURN_IF_ERROR(CheckReserved(incy, "incy"));
-    // y[m] = alpha * op(A)[m, n] x x[n] + beta * y: a GEMM with one column. A is stored
-    // [m, n] (transA: [n, m] and op(A) has m = n's role swapped, as in BLAS).
-    ACLSIM_ASSIGN_OR_RETURN(Trans ta, ReadTrans(transA, "transA"));
-    const int rows = ta.transposed ? n : m;
-    const int cols = ta.transposed ? m : n;
-    ACLSIM_ASSIGN_OR_RETURN(auto spec, ReadGemm(transA, ACL_TRANS_N, ACL_TRANS_N, rows, 1, cols,
-                                                dataTypeA, dataTypeX, dataTypeY, computeType));
-    return api::ExecuteOnStream(GemmLaunch(spec, alpha, a, x, beta, y), stream, nullptr);
+    ACLSIM_ASSIGN_OR_RETURN(Layout layout, ReadTrans(transA, "transA"));
+    ACLSIM_RETURN_IF_ERROR(CheckCompute(computeType));
+    const GemmSpec spec = core::blas::GemvAsGemm(layout, m, n, TypeOf(dataTypeA), TypeOf(dataTypeX),
+                                                 TypeOf(dataTypeY));
+    static const char* const kNames[3] = {"dataTypeA", "dataTypeX", "dataTypeY"};
+    ACLSIM_RETURN_IF_ERROR(core::blas::CheckGemm(spec, Layout{}, kNames));
+    return api::ExecuteOnStream(core::blas::GemmLaunch(spec, alpha, a, x, beta, y), stream,
+                                nullptr);
   });
 }
 
@@ -224,7 +144,7 @@ aclError GemmHandle(const char* api_name, const aclTransType& transA, const aclT
     ACLSIM_ASSIGN_OR_RETURN(auto spec, ReadGemm(transA, transB, transC, m, n, k, dataTypeA,
                                                 dataTypeB, dataTypeC, computeType));
     auto object = core::MakeHandleObject<aclopHandle>();
-    object->launch = GemmLaunch(spec, nullptr, nullptr, nullptr, nullptr, nullptr);
+    object->launch = core::blas::GemmLaunch(spec, nullptr, nullptr, nullptr, nullptr, nullptr);
     // Execute with aclopExecWithHandle: inputs {A, B, C, alpha, beta}, outputs {C}.
     *handle = static_cast<aclopHandle*>(core::PublishHandle(object));
     return Status::Ok();
