@@ -12,6 +12,7 @@
 #include <unordered_map>
 #include <unordered_set>
 
+#include "common/read_file.h"
 #include "convert/graph_builder.h"
 #include "convert/onnx_graph.h"
 #include "convert/onnx_ops.h"
@@ -342,10 +343,9 @@ Result<core::ModelFile> ImportOnnx(const void* data, size_t size, std::string_vi
 
 Result<core::ModelFile> ImportOnnxFile(const std::string& path, const OnnxImportOptions& options,
                                        const ops::OpLibrary& ops) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return Err(StatusCode::kInvalidFile, "model {}: cannot open the file", path);
-  std::vector<char> bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-  if (in.bad()) return Err(StatusCode::kInvalidFile, "model {}: cannot read the file", path);
+  // protobuf parses at most 2 GiB; a directory or a device file is refused before reading.
+  ACLSIM_ASSIGN_OR_RETURN(auto bytes,
+                          ReadRegularFile<std::vector<char>>(path, 2ull << 30, "ONNX model"));
   return ImportOnnx(bytes.data(), bytes.size(), path, options, ops);
 }
 

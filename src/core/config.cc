@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
+#include "common/read_file.h"
 #include "dfx/log.h"
 
 namespace aclsim::core {
@@ -187,13 +188,8 @@ Result<RuntimeConfig> LoadRuntimeConfig(const char* path) {
   if (*path == '\0') {
     return Err(StatusCode::kInvalidFile, "config path is an empty string (pass NULL for defaults)");
   }
-  std::ifstream file(path, std::ios::binary);
-  if (!file) {
-    return Err(StatusCode::kInvalidFile, "cannot open config file '{}'", path);
-  }
-  std::stringstream buffer;
-  buffer << file.rdbuf();
-  config.json_text = buffer.str();
+  // A JSON config is small: 16 MiB bounds a device file or a mistaken path.
+  ACLSIM_ASSIGN_OR_RETURN(config.json_text, ReadRegularFile(path, 16 << 20, "config file"));
   ACLSIM_RETURN_IF_ERROR(ApplyConfigJson(config.json_text, path, &config));
   return config;
 }

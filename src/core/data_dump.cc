@@ -14,6 +14,7 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
+#include "common/read_file.h"
 #include "dfx/dump_file.h"
 #include "dfx/log.h"
 
@@ -418,11 +419,8 @@ Status DataDump::Set(const char* config_path) {
     }
   }
   if (*config_path == '\0') return Err(StatusCode::kInvalidFile, "dumpCfgPath is empty");
-  std::ifstream file(config_path, std::ios::binary);
-  if (!file) return Err(StatusCode::kInvalidFile, "cannot open dump config '{}'", config_path);
-  std::stringstream text;
-  text << file.rdbuf();
-  ACLSIM_ASSIGN_OR_RETURN(auto config, ParseDumpConfig(text.str(), config_path));
+  ACLSIM_ASSIGN_OR_RETURN(std::string text, ReadRegularFile(config_path, 16 << 20, "dump config"));
+  ACLSIM_ASSIGN_OR_RETURN(auto config, ParseDumpConfig(text, config_path));
   if (!config) {
     return Err(StatusCode::kInvalidDumpConfig, "dump config '{}' has no \"dump\" key", config_path);
   }

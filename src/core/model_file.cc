@@ -12,6 +12,7 @@
 #include <set>
 #include <unordered_set>
 
+#include "common/read_file.h"
 #include "core/om_codec.h"
 
 namespace aclsim::core {
@@ -429,23 +430,12 @@ Result<ModelFile> ParseModel(const void* data, size_t size, std::string_view ori
   return model;
 }
 
+// The largest .om file read (a bound, not a format limit: a device file or a mistaken path).
+constexpr uint64_t kMaxModelFileBytes = uint64_t{64} << 30;
+
 Result<ModelFile> LoadModelFile(const std::string& path) {
-  namespace fs = std::filesystem;
-  std::error_code ec;
-  if (!fs::is_regular_file(path, ec)) {
-    return Err(StatusCode::kInvalidFile, "model file '{}' does not exist or is not a file", path);
-  }
-  std::ifstream in(path, std::ios::binary | std::ios::ate);
-  if (!in) {
-    return Err(StatusCode::kInvalidFile, "cannot open model file '{}': {}", path,
-               std::strerror(errno));
-  }
-  const std::streamoff size = in.tellg();
-  if (size < 0) return Err(StatusCode::kInvalidFile, "cannot read model file '{}'", path);
-  std::vector<uint8_t> bytes(static_cast<size_t>(size));
-  in.seekg(0);
-  in.read(reinterpret_cast<char*>(bytes.data()), static_cast<std::streamsize>(bytes.size()));
-  if (!in) return Err(StatusCode::kInvalidFile, "cannot read model file '{}'", path);
+  ACLSIM_ASSIGN_OR_RETURN(
+      auto bytes, ReadRegularFile<std::vector<uint8_t>>(path, kMaxModelFileBytes, "model file"));
   return ParseModel(bytes.data(), bytes.size(), path);
 }
 

@@ -8,6 +8,7 @@
 #include <fstream>
 #include <iterator>
 
+#include "common/read_file.h"
 #include "core/op_cache.h"
 #include "dfx/log.h"
 
@@ -203,12 +204,8 @@ Status OpModelRegistry::LoadDir(const std::string& dir, size_t* count) {
 
   std::vector<OpModel> models;
   for (const auto& path : files) {
-    std::ifstream in(path, std::ios::binary);
-    std::vector<uint8_t> bytes((std::istreambuf_iterator<char>(in)),
-                               std::istreambuf_iterator<char>());
-    if (!in.good() && !in.eof()) {
-      return Err(StatusCode::kInvalidFile, "cannot read single-op model {}", path.string());
-    }
+    ACLSIM_ASSIGN_OR_RETURN(auto bytes, ReadRegularFile<std::vector<uint8_t>>(
+                                            path.string(), 1ull << 30, "single-op model"));
     ACLSIM_ASSIGN_OR_RETURN(OpModel model, ParseOpModel(bytes.data(), bytes.size(), path.string()));
     models.push_back(std::move(model));
   }

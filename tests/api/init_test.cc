@@ -1,5 +1,9 @@
 // aclInit / aclFinalize / aclFinalizeReference, configuration, versions, errors, SoC name,
 // run mode, and every runtime call before aclInit and after aclFinalize.
+#include <sys/stat.h>
+
+#include <filesystem>
+#include <string>
 #include <thread>
 
 #include "api_test.h"
@@ -181,6 +185,29 @@ TEST_F(AclNoInitTest, InitWithMissingFileIsInvalidFileAndInitialisesNothing) {
   EXPECT_ACL_ERR(ACL_ERROR_UNINITIALIZE, aclrtSetDevice, 0);
   EXPECT_ACL_ERR(ACL_ERROR_INVALID_FILE, aclInit, "");
   ASSERT_ACL_OK(aclInit(nullptr));  // not REPEAT_INITIALIZE: nothing was initialised
+}
+
+TEST_F(AclNoInitTest, InitWithADirectoryADeviceOrAFifoIsInvalidFileAtOnce) {
+  const std::string fifo =
+      (std::filesystem::temp_directory_path() / ("aclsim_init_" + std::to_string(::getpid())))
+          .string();
+  ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
+  for (const std::string& path :
+       {std::filesystem::temp_directory_path().string(), std::string("/dev/zero"), fifo}) {
+    acltest::ClearRecentErrors();
+    EXPECT_EQ(aclInit(path.c_str()), ACL_ERROR_INVALID_FILE) << path;
+    const char* message = aclGetRecentErrMsg();
+    ASSERT_NE(message, nullptr) << path;
+    EXPECT_NE(std::string(message).find("not a file"), std::string::npos) << message;
+    EXPECT_ACL_ERR(ACL_ERROR_UNINITIALIZE, aclrtSetDevice, 0);
+  }
+  std::filesystem::remove(fifo);
+  ASSERT_ACL_OK(aclInit(nullptr));
+  uint32_t model_id = 0;
+  EXPECT_ACL_ERR(ACL_ERROR_INVALID_FILE, aclmdlLoadFromFile,
+                 std::filesystem::temp_directory_path().c_str(), &model_id);
+  EXPECT_ACL_ERR(ACL_ERROR_INVALID_FILE, aclmdlLoadFromFile, "/dev/zero", &model_id);
+  ASSERT_ACL_OK(aclFinalize());
 }
 
 TEST_F(AclNoInitTest, InitWithMalformedJsonIsParseFileAndInitialisesNothing) {

@@ -12,6 +12,8 @@
 #include <string>
 #include <vector>
 
+#include "common/guarded_main.h"
+
 namespace {
 
 struct Entry {
@@ -87,7 +89,7 @@ std::string Table() {
   return out;
 }
 
-int main(int argc, char** argv) {
+static int RunTool(int argc, char** argv) {
   const std::string table = Table();
   if (argc == 1) {
     std::fputs(table.c_str(), stdout);
@@ -118,4 +120,8 @@ int main(int argc, char** argv) {
   text.replace(i, j - i, current);
   std::ofstream(argv[2]) << text;
   return 0;
+}
+
+int main(int argc, char** argv) {
+  return aclsim::GuardedMain("aclsim-api-table", 1, [&] { return RunTool(argc, argv); });
 }

@@ -20,6 +20,8 @@
 #include <string>
 #include <vector>
 
+#include "common/guarded_main.h"
+#include "common/read_file.h"
 #include "core/model_file.h"
 #include "core/op_model.h"
 #include "ops/op_library.h"
@@ -72,7 +74,7 @@ const std::set<std::string>& IgnoredOptions() {
 
 }  // namespace
 
-int main(int argc, char** argv) {
+static int RunTool(int argc, char** argv) {
   std::map<std::string, std::string> options;
   for (int i = 1; i < argc; ++i) {
     std::string arg = argv[i];
@@ -127,13 +129,12 @@ int main(int argc, char** argv) {
                  ")");
   }
 
-  std::ifstream in(options["singleop"], std::ios::binary);
-  if (!in) {
-    Log(kError, "cannot read --singleop file " + options["singleop"]);
+  auto text = aclsim::ReadRegularFile(options["singleop"], 64 << 20, "--singleop file");
+  if (!text.ok()) {
+    Log(kError, text.status().message());
     return 2;
   }
-  const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-  auto ops = aclsim::atc::ParseSingleOpJson(text);
+  auto ops = aclsim::atc::ParseSingleOpJson(text.value());
   if (!ops.ok()) {
     Log(kError, options["singleop"] + ": " + ops.status().message());
     return 2;
@@ -175,4 +176,8 @@ int main(int argc, char** argv) {
   std::printf("ATC run success: %zu single-op model(s) written to %s\n", ops.value().size(),
               dir.string().c_str());
   return 0;
+}
+
+int main(int argc, char** argv) {
+  return aclsim::GuardedMain("atc", 2, [&] { return RunTool(argc, argv); });
 }

@@ -19,6 +19,7 @@
 #include <optional>
 #include <string>
 
+#include "common/guarded_main.h"
 #include "dfx/dump_file.h"
 
 namespace {
@@ -152,7 +153,7 @@ bool WriteNpy(const dump::DumpRecord& record, const std::string& path, const std
 
 }  // namespace
 
-int main(int argc, char** argv) {
+static int RunTool(int argc, char** argv) {
   CLI::App app{"Prints an aclsim data-dump file and converts its tensors to .npy."};
   std::string path;
   std::string npy_dir;
@@ -171,4 +172,8 @@ int main(int argc, char** argv) {
   }
   if (!npy_dir.empty() && !WriteNpy(*record, path, npy_dir)) return 2;
   return 0;
+}
+
+int main(int argc, char** argv) {
+  return aclsim::GuardedMain("aclsim-dump-reader", 1, [&] { return RunTool(argc, argv); });
 }

@@ -38,6 +38,7 @@
 #include <string>
 #include <vector>
 
+#include "common/guarded_main.h"
 #include "dfx/device_settings.h"
 #include "dfx/log_config.h"
 
@@ -179,7 +180,7 @@ void PrintStatus(const std::string& root, int id, const dfx::DeviceStatus& s) {
 
 }  // namespace
 
-int main(int argc, char** argv) {
+static int RunTool(int argc, char** argv) {
   CLI::App app{
       "msnpureport (aclsim): exports the simulated devices' logs and status, and sets "
       "their log levels."};
@@ -304,4 +305,8 @@ int main(int argc, char** argv) {
     return Export(root, ids);
   }
   return 0;
+}
+
+int main(int argc, char** argv) {
+  return aclsim::GuardedMain("msnpureport", 1, [&] { return RunTool(argc, argv); });
 }

@@ -25,6 +25,7 @@
 #include <system_error>
 #include <vector>
 
+#include "common/guarded_main.h"
 #include "dfx/prof_export.h"
 
 namespace {
@@ -192,7 +193,7 @@ int Export(const fs::path& output) {
 
 }  // namespace
 
-int main(int argc, char** argv) {
+static int RunTool(int argc, char** argv) {
   CLI::App app{"msprof (aclsim): profiles an AscendCL application or re-exports its data."};
   app.footer(kFooter);
   std::string application;
@@ -238,4 +239,8 @@ int main(int argc, char** argv) {
     }
   }
   return RunApplication(application, out, profiling);
+}
+
+int main(int argc, char** argv) {
+  return aclsim::GuardedMain("msprof", 1, [&] { return RunTool(argc, argv); });
 }

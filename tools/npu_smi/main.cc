@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "common/guarded_main.h"
 #include "sim/backend_config.h"
 #include "sim/soc_profile.h"
 
@@ -96,7 +97,7 @@ int PrintBoard(const BackendConfig& config, uint32_t id) {
 
 }  // namespace
 
-int main(int argc, char** argv) {
+static int RunTool(int argc, char** argv) {
   std::vector<std::string> args(argv + 1, argv + argc);
   if (args.empty()) return Usage("missing command");
   if (args[0] == "-h" || args[0] == "--help") return Usage(nullptr);
@@ -128,4 +129,8 @@ int main(int argc, char** argv) {
   }
   if (type != "board" || id < 0) return Usage("use: npu-smi info -t board -i <id>");
   return PrintBoard(config.value(), static_cast<uint32_t>(id));
+}
+
+int main(int argc, char** argv) {
+  return aclsim::GuardedMain("npu-smi", 1, [&] { return RunTool(argc, argv); });
 }

@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "common/guarded_main.h"
 #include "ops/op_def.h"
 #include "ops/op_library.h"
 
@@ -129,7 +130,7 @@ int UpdateOrCheck(const char* path, bool update) {
 
 }  // namespace
 
-int main(int argc, char** argv) {
+static int RunTool(int argc, char** argv) {
   if (argc == 3 && std::string(argv[1]) == "--update") return UpdateOrCheck(argv[2], true);
   if (argc == 3 && std::string(argv[1]) == "--check") return UpdateOrCheck(argv[2], false);
   if (argc != 1) {
@@ -138,4 +139,8 @@ int main(int argc, char** argv) {
   }
   std::cout << Table();
   return 0;
+}
+
+int main(int argc, char** argv) {
+  return aclsim::GuardedMain("aclsim-op-table", 1, [&] { return RunTool(argc, argv); });
 }

@@ -18,6 +18,7 @@
 #include <nlohmann/json.hpp>
 #include <string>
 
+#include "common/guarded_main.h"
 #include "core/memory_planner.h"
 #include "tools/plan/trace_csv.h"
 
@@ -35,7 +36,7 @@ int Fail(int code, const std::string& message) {
 
 }  // namespace
 
-int main(int argc, char** argv) {
+static int RunTool(int argc, char** argv) {
   CLI::App app{"Plans one memory arena for the buffers of a trace (id,lower,upper,size)."};
   std::string trace_path, offsets_path;
   uint64_t alignment = 1;
@@ -89,4 +90,8 @@ int main(int argc, char** argv) {
   };
   std::cout << report.dump() << '\n';
   return 0;
+}
+
+int main(int argc, char** argv) {
+  return aclsim::GuardedMain("aclsim-plan", 1, [&] { return RunTool(argc, argv); });
 }

@@ -228,9 +228,7 @@ Status RunMaskedFill(RunContext& ctx) {
 void RegisterArithmeticAndLogic(OpRegistry& registry) {
   using DT = DataType;
   const auto numbers = NumberTypes();
-  const auto floats = FloatTypes();
   const auto real = NumberTypes();  // {RealNumber}: floats + ints
-  const auto f16_f32_f64_bf16 = floats;
 
   // --- 1A binary arithmetic ---
   registry.Add(BinaryOp<true>("Add", AllTypes(), 1, [](auto a, auto b) {

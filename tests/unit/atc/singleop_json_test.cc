@@ -2,6 +2,7 @@
 #include "tools/atc/singleop_json.h"
 
 #include <gtest/gtest.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -230,6 +231,27 @@ TEST_F(AtcCommandTest, WritesOneModelPerOp) {
   EXPECT_EQ(names,
             (std::set<std::string>{"0_GEMM_1_2_16_16_1_2_16_16_1_2_16_16_1_2_1_2_1_2_16_16.om",
                                    "add_int32.om", "2_Add_0_2_-1_4_0_2_4_0_2_-1_4.om"}));
+}
+
+TEST_F(AtcCommandTest, HostileInputPathsFailFastWithAMessage) {
+  // A directory, a device that never ends and a FIFO nobody writes: refused before reading,
+  // with a message and a non-zero status, never an abort or a hang.
+  const std::string fifo = out_.string() + ".fifo";
+  ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
+  const std::string dir = std::filesystem::temp_directory_path().string();
+  for (const std::string& input : {dir, std::string("/dev/zero"), fifo}) {
+    for (const char* option : {"--singleop=", "--model="}) {
+      std::string args =
+          option + input + " --output=" + out_.string() + " --soc_version=Ascend910B2 --log=error";
+      if (std::string(option) == "--model=") args += " --framework=5";
+      const int rc = Run(args);
+      EXPECT_NE(rc, 0) << args;
+      EXPECT_NE(rc, -1) << args << ": killed by a signal";
+      EXPECT_FALSE(stderr_.empty()) << args;
+      EXPECT_EQ(stderr_.find("terminate called"), std::string::npos) << stderr_;
+    }
+  }
+  std::filesystem::remove(fifo);
 }
 
 TEST_F(AtcCommandTest, InferenceSocVersionsOfTheSampleReadmesCompile) {
