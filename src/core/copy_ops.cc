@@ -251,8 +251,17 @@ Status Memcpy2d(Runtime& runtime, void* dst, size_t dpitch, const void* src, siz
     return Err(StatusCode::kInvalidParam, "dpitch ({}) and spitch ({}) must be >= width ({})",
                dpitch, spitch, width);
   }
-  const size_t dst_span = dpitch * (height - 1) + width;
-  const size_t src_span = spitch * (height - 1) + width;
+  // The bytes each side spans, pitch x (height - 1) + width, must not wrap.
+  size_t dst_span = 0;
+  size_t src_span = 0;
+  if (__builtin_mul_overflow(dpitch, height - 1, &dst_span) ||
+      __builtin_add_overflow(dst_span, width, &dst_span) ||
+      __builtin_mul_overflow(spitch, height - 1, &src_span) ||
+      __builtin_add_overflow(src_span, width, &src_span)) {
+    return Err(StatusCode::kInvalidParam,
+               "dpitch {} / spitch {} x height {} span more bytes than an address space holds",
+               dpitch, spitch, height);
+  }
   auto plan = PlanCopy(runtime, dst, dst_span, src, src_span, kind);
   if (!plan.ok()) return plan.status();
   driver::Task task;

@@ -9,6 +9,8 @@
 #include <cstring>
 #include <map>
 #include <mutex>
+#include <string>
+#include <string_view>
 #include <vector>
 
 #include "core/device.h"
@@ -30,9 +32,16 @@ struct Key {
 
 Result<Key> ParseKey(const char* text) {
   if (text == nullptr) return Err(StatusCode::kInvalidParam, "key must not be NULL");
+  // Fields are unsigned decimal numbers: scanf's %zu would take "-1" as SIZE_MAX.
+  constexpr std::string_view kPrefix = "aclsim-ipc:";
+  const std::string_view whole(text);
+  const bool digits_only =
+      whole.size() > kPrefix.size() && whole.substr(0, kPrefix.size()) == kPrefix &&
+      whole.find_first_not_of("0123456789:", kPrefix.size()) == std::string_view::npos;
   Key key;
   int consumed = 0;
-  if (std::sscanf(text, "aclsim-ipc:%" SCNd64 ":%d:%zu:%zu%n", &key.pid, &key.fd, &key.offset,
+  if (!digits_only ||
+      std::sscanf(text, "aclsim-ipc:%" SCNd64 ":%d:%zu:%zu%n", &key.pid, &key.fd, &key.offset,
                   &key.size, &consumed) != 4 ||
       text[consumed] != '\0' || key.pid <= 0 || key.fd < 0 || key.size == 0) {
     return Err(StatusCode::kInvalidParam,
@@ -124,7 +133,9 @@ Result<void*> IpcImport(core::Runtime& runtime, const char* key_text, uint64_t f
                key_text, key.pid, std::strerror(errno));
   }
   const off_t file_size = lseek(fd, 0, SEEK_END);
-  Status status = file_size > 0 && key.offset + key.size <= static_cast<size_t>(file_size)
+  // offset and size each within the file, and their sum too (checked without wrapping).
+  Status status = file_size > 0 && key.offset <= static_cast<size_t>(file_size) &&
+                          key.size <= static_cast<size_t>(file_size) - key.offset
                       ? Status::Ok()
                       : Err(StatusCode::kInvalidParam,
                             "key \"{}\" does not name shared device memory (freed?)", key_text);

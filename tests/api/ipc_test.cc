@@ -74,6 +74,19 @@ TEST_F(AclTest, IpcMisuseIsRefusedWithAMessage) {
   void* imported = nullptr;
   EXPECT_ACL_ERR(kBadParam, aclrtIpcMemImportByKey, &imported, "not a key", 0);
   EXPECT_ACL_ERR(kBadParam, aclrtIpcMemImportByKey, &imported, "aclsim-ipc:1:999:0:64", 0);
+  // A real key with its offset or size forged: negative, past the end, or wrapping the sum.
+  char real[kKeyLen] = {};
+  ASSERT_ACL_OK(aclrtIpcMemGetExportKey(dev, 4096, real, sizeof(real), 0));
+  std::string text(real);
+  const size_t size_at = text.rfind(':');
+  const size_t offset_at = text.rfind(':', size_at - 1);
+  const std::string head = text.substr(0, offset_at + 1);
+  for (const std::string& forged :
+       {head + "-4096:4096", head + "0:-1", head + "18446744073709551615:4096",
+        head + "4096:18446744073709547520", head + "0:1099511627776"}) {
+    EXPECT_ACL_ERR(kBadParam, aclrtIpcMemImportByKey, &imported, forged.c_str(), 0);
+    EXPECT_EQ(imported, nullptr) << forged;
+  }
   EXPECT_ACL_ERR(kBadParam, aclrtIpcMemClose, "aclsim-ipc:1:999:0:64");
   EXPECT_ACL_ERR(kBadParam, aclrtIpcMemClose, nullptr);
   ASSERT_ACL_OK(aclrtFree(dev));

@@ -152,6 +152,19 @@ TEST_F(aclrtMemcpyTest, InvalidKindIsInvalidParam) {
   }
 }
 
+TEST_F(aclrtMemcpyTest, PitchesWhoseSpanWrapsAreInvalidParam) {
+  // pitch x (height - 1) + width past 2^64 must not wrap into a small, "valid" range.
+  std::vector<uint8_t> host(64, 0);
+  const size_t huge = size_t{1} << 63;
+  EXPECT_ACL_ERR(kBadParam, aclrtMemcpy2d, dev_a_, huge, host.data(), 8, 8, 3,
+                 ACL_MEMCPY_HOST_TO_DEVICE);
+  EXPECT_ACL_ERR(kBadParam, aclrtMemcpy2d, dev_a_, 8, host.data(), huge, 8, 3,
+                 ACL_MEMCPY_HOST_TO_DEVICE);
+  EXPECT_ACL_ERR(kBadParam, aclrtMemcpy2dAsync, host.data(), SIZE_MAX, dev_a_, 8, 8, 2,
+                 ACL_MEMCPY_DEVICE_TO_HOST, stream_);
+  EXPECT_ACL_OK(aclrtSynchronizeStream(stream_));
+}
+
 TEST_F(aclrtMemcpyTest, ZeroCountCopiesNothing) {
   std::vector<uint8_t> host(16, 7);
   EXPECT_ACL_OK(aclrtMemcpy(dev_a_, kBytes, host.data(), 0, ACL_MEMCPY_HOST_TO_DEVICE));

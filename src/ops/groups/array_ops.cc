@@ -211,6 +211,16 @@ bool IsIntegral(DataType dtype) {
   return std::find(ints.begin(), ints.end(), dtype) != ints.end();
 }
 
+// Range's longest output: 2^48 elements (2 PiB of int64), far past any device memory, so a count
+// that only arithmetic overflow produces is refused at shape inference, not at allocation.
+constexpr int64_t kMaxRangeElements = int64_t{1} << 48;
+
+Status RangeTooLong(const OpContext& ctx, double count) {
+  return ctx.Fail(StatusCode::kOpInputNotMatch,
+                  "start, limit and delta give {:.0f} elements, more than the {} a tensor may hold",
+                  count, kMaxRangeElements);
+}
+
 Status InferRange(OpContext& ctx) {
   const DataType dtype = ctx.input(0).dtype;
   for (size_t i = 1; i < 3; ++i) {
@@ -233,12 +243,17 @@ Status InferRange(OpContext& ctx) {
     ACLSIM_ASSIGN_OR_RETURN(auto limit, ctx.InputInts(1));
     ACLSIM_ASSIGN_OR_RETURN(auto delta, ctx.InputInts(2));
     if (delta[0] == 0) return ctx.Fail(StatusCode::kOpInputNotMatch, "{} is 0", ctx.InputName(2));
-    const int64_t span = limit[0] - start[0];
+    // In 128 bits: limit - start of two int64 values does not fit in 64.
+    const __int128 span = static_cast<__int128>(limit[0]) - start[0];
+    const __int128 step = delta[0];
+    __int128 n = 0;
     if (closed) {
-      count = (span == 0 || (span > 0) == (delta[0] > 0)) ? span / delta[0] + 1 : 0;
-    } else if (span != 0 && (span > 0) == (delta[0] > 0)) {
-      count = span / delta[0] + (span % delta[0] != 0 ? 1 : 0);
+      n = (span == 0 || (span > 0) == (step > 0)) ? span / step + 1 : 0;
+    } else if (span != 0 && (span > 0) == (step > 0)) {
+      n = span / step + (span % step != 0 ? 1 : 0);
     }
+    if (n > kMaxRangeElements) return RangeTooLong(ctx, static_cast<double>(n));
+    count = static_cast<int64_t>(n);
   } else {
     ACLSIM_ASSIGN_OR_RETURN(auto start, ctx.InputDoubles(0));
     ACLSIM_ASSIGN_OR_RETURN(auto limit, ctx.InputDoubles(1));
@@ -250,7 +265,10 @@ Status InferRange(OpContext& ctx) {
                       start[0], limit[0], delta[0]);
     }
     const double steps = (limit[0] - start[0]) / delta[0];
-    count = static_cast<int64_t>(std::max(0.0, closed ? std::floor(steps) + 1 : std::ceil(steps)));
+    const double n = std::max(0.0, closed ? std::floor(steps) + 1 : std::ceil(steps));
+    // Compared as a double before the conversion: a count past int64 has no int64 value.
+    if (!(n <= static_cast<double>(kMaxRangeElements))) return RangeTooLong(ctx, n);
+    count = static_cast<int64_t>(n);
   }
   ctx.SetOutput(0, dtype, {count});
   return Status::Ok();

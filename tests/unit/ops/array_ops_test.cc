@@ -1,4 +1,4 @@
-// Array / shape / data movement ops of the sim op library (array_ops.cc, slice_ops.cc):
+// Array / shape / data movement ops of the op library (array, concat, slice, pad groups):
 // values against hand-computed or reference results, D-variants, dtypes, error paths.
 #include <limits>
 #include <numeric>
@@ -610,6 +610,29 @@ TEST(ArrayOps, RangeIntFloatNegativeAndErrors) {
                                        ScalarConst<int32_t>(DataType::kInt32, 0)}),
                     {}),
               StatusCode::kOpInputNotMatch, "(delta)");
+}
+
+TEST(ArrayOps, RangeRefusesCountsNoTensorCanHold) {
+  // int64 ends whose difference overflows 64 bits, and float ranges of more than 2^63 steps:
+  // refused at shape inference, never a wrapped (negative) output dim.
+  const int64_t kMin = std::numeric_limits<int64_t>::min();
+  const int64_t kMax = std::numeric_limits<int64_t>::max();
+  OpCall ints = MakeCall("Range", {ScalarConst<int64_t>(DataType::kInt64, kMin),
+                                   ScalarConst<int64_t>(DataType::kInt64, kMax),
+                                   ScalarConst<int64_t>(DataType::kInt64, 1)});
+  Status s = OpLibrary::Builtin().InferShape(&ints);
+  EXPECT_EQ(s.code(), StatusCode::kOpInputNotMatch) << s.message();
+  EXPECT_NE(s.message().find("more than"), std::string::npos) << s.message();
+  OpCall floats = MakeCall("Range", {ScalarConst<float>(DataType::kFloat, 0),
+                                     ScalarConst<float>(DataType::kFloat, 1e30f),
+                                     ScalarConst<float>(DataType::kFloat, 1e-10f)});
+  s = OpLibrary::Builtin().InferShape(&floats);
+  EXPECT_EQ(s.code(), StatusCode::kOpInputNotMatch) << s.message();
+  OpCall fits = MakeCall("Range", {ScalarConst<int64_t>(DataType::kInt64, kMax - 2),
+                                   ScalarConst<int64_t>(DataType::kInt64, kMax),
+                                   ScalarConst<int64_t>(DataType::kInt64, 1)});
+  ASSERT_TRUE(OpLibrary::Builtin().InferShape(&fits).ok());
+  EXPECT_EQ(fits.outputs[0].dims, (std::vector<int64_t>{2}));
 }
 
 TEST(ArrayOps, ShapeAndSize) {
