@@ -118,6 +118,17 @@ int main(int argc, char** argv) {
     }
     if (!Write(dir + "/" + name, aclsim::core::SerializeModel(model))) return 1;
   }
+  // Refused by ParseModel (not validated here): sizes past the limit of one tensor, in a
+  // tensor's dims and in a gear.
+  std::vector<std::pair<std::string, ModelFile>> refused;
+  refused.emplace_back("overflow_dims.om",
+                       Mlp({int64_t{1} << 32, int64_t{1} << 32}, GearKind::kNone, {}));
+  refused.emplace_back("overflow_gear.om",
+                       Mlp({-1, 4}, GearKind::kBatch, {{1}, {int64_t{1} << 62}}));
+  for (const auto& [name, model] : refused) {
+    if (aclsim::core::ValidateModel(model, name).ok()) return 1;
+    if (!Write(dir + "/" + name, aclsim::core::SerializeModel(model))) return 1;
+  }
   // A CANN offline model's first bytes (magic, 256-byte header size), refused by ParseModel.
   std::vector<uint8_t> cann(256, 0);
   const uint32_t magic = 0x444F4D49u;
@@ -125,6 +136,6 @@ int main(int argc, char** argv) {
   std::memcpy(cann.data(), &magic, 4);
   std::memcpy(cann.data() + 4, &head, 4);
   if (!Write(dir + "/cann_magic.om", cann)) return 1;
-  std::printf("wrote %zu files to %s\n", models.size() + 1, dir.c_str());
+  std::printf("wrote %zu files to %s\n", models.size() + 3, dir.c_str());
   return 0;
 }

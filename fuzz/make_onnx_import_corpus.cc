@@ -35,5 +35,17 @@ int main(int argc, char** argv) {
   ok &= Write(dir, "reshape_chain.onnx", aclsim::convert::testing::ReshapeChainModel(2).Bytes());
   ok &= Write(dir, "unsupported.onnx", unsupported.Bytes());
   ok &= Write(dir, "junk.bin", std::string("\x0a\x05junk\x12\xff\xff\xff", 11));
+  // Shapes past the limit of one tensor: a graph input, and an Expand to a huge constant shape.
+  OnnxModelBuilder huge_input;
+  huge_input.Input("x", onnx::TensorProto::FLOAT, {int64_t{1} << 32, int64_t{1} << 32});
+  huge_input.Node("Relu", {"x"}, {"y"}, "relu");
+  huge_input.Output("y");
+  ok &= Write(dir, "overflow-input-dims.onnx", huge_input.Bytes());
+  OnnxModelBuilder huge_expand;
+  huge_expand.Input("x", onnx::TensorProto::FLOAT, {2, 2});
+  huge_expand.InitInt64("shape", {2}, {int64_t{1} << 62, 4});
+  huge_expand.Node("Expand", {"x", "shape"}, {"y"}, "expand");
+  huge_expand.Output("y");
+  ok &= Write(dir, "overflow-expand-shape.onnx", huge_expand.Bytes());
   return ok ? 0 : 1;
 }

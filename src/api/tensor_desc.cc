@@ -41,6 +41,14 @@ Result<std::vector<int64_t>> ReadDims(int num_dims, const int64_t* dims, bool* u
   return out;
 }
 
+// kInvalidParam when `dims` of `dtype` exceed the limit of one tensor (ops::CheckTensorSize).
+Status CheckSize(const std::vector<int64_t>& dims, ops::DataType dtype, const char* what) {
+  ops::TensorDesc probe;
+  probe.dtype = dtype;
+  probe.dims = dims;
+  return ops::CheckTensorSize(probe, what);
+}
+
 Status CheckFormat(const aclFormat& format, const char* what) {
   const int value = api::EnumValue(format);
   if (!ops::IsKnownFormat(value)) {
@@ -65,6 +73,7 @@ aclTensorDesc* aclCreateTensorDesc(aclDataType dataType, int numDims, const int6
     ACLSIM_RETURN_IF_ERROR(CheckFormat(format, "format"));
     bool unknown_rank = false;
     ACLSIM_ASSIGN_OR_RETURN(auto shape, ReadDims(numDims, dims, &unknown_rank));
+    ACLSIM_RETURN_IF_ERROR(CheckSize(shape, static_cast<ops::DataType>(dtype), "the tensor's"));
     auto desc = core::MakeHandleObject<aclTensorDesc>();
     desc->desc.dtype = static_cast<ops::DataType>(dtype);
     desc->desc.format = static_cast<ops::Format>(api::EnumValue(format));
@@ -264,6 +273,7 @@ aclError SetStorageShape(const char* api_name, aclTensorDesc* tensorDesc, int nu
     ACLSIM_ASSIGN_OR_RETURN(auto desc, Lookup(tensorDesc));
     bool unknown_rank = false;
     ACLSIM_ASSIGN_OR_RETURN(auto shape, ReadDims(numDims, dims, &unknown_rank));
+    ACLSIM_RETURN_IF_ERROR(CheckSize(shape, desc->desc.dtype, "the tensor's storage"));
     desc->desc.storage_dims = std::move(shape);
     return Status::Ok();
   });
@@ -301,6 +311,7 @@ aclError aclSetTensorOriginShape(aclTensorDesc* tensorDesc, int numDims, const i
     ACLSIM_ASSIGN_OR_RETURN(auto desc, Lookup(tensorDesc));
     bool unknown_rank = false;
     ACLSIM_ASSIGN_OR_RETURN(auto shape, ReadDims(numDims, dims, &unknown_rank));
+    ACLSIM_RETURN_IF_ERROR(CheckSize(shape, desc->desc.dtype, "the tensor's origin"));
     desc->desc.dims = std::move(shape);
     desc->unknown_rank = unknown_rank;
     return Status::Ok();

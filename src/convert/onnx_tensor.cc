@@ -6,6 +6,7 @@
 #include <cstring>
 #include <limits>
 
+#include "common/checked_size.h"
 #include "common/float16.h"
 
 namespace aclsim::convert {
@@ -142,15 +143,8 @@ std::string OnnxTypeName(int32_t onnx_type) {
 }
 
 std::optional<int64_t> ElementCount(const std::vector<int64_t>& dims) {
-  constexpr int64_t kLimit = int64_t{1} << 40;
-  int64_t n = 1;
-  for (int64_t d : dims) {
-    if (d < 0) return std::nullopt;
-    if (d == 0) return 0;
-    if (n > kLimit / d) return std::nullopt;
-    n *= d;
-  }
-  return n;
+  // Initializers live in host memory while the importer works: 2^40 elements at most.
+  return CheckedProduct(dims.begin(), dims.end(), int64_t{1} << 40);
 }
 
 Result<HostTensor> TensorFromProto(const onnx::TensorProto& proto, std::string_view what) {

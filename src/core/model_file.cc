@@ -12,6 +12,7 @@
 #include <set>
 #include <unordered_set>
 
+#include "common/checked_size.h"
 #include "common/read_file.h"
 #include "core/om_codec.h"
 
@@ -87,6 +88,9 @@ void CheckTensor(Checker& c, const ModelFile& m, size_t i,
   if (!DimsValid(d.dims) || !DimsValid(d.storage_dims)) {
     return c.Fail("{}: dims are invalid (rank <= {}, each >= -1, or exactly [-2])", what,
                   kOmMaxRank);
+  }
+  if (const Status size = ops::CheckTensorSize(d, what); !size.ok()) {
+    return c.Fail("{}", size.message());
   }
   if (!d.shape_range.empty() && d.shape_range.size() != d.dims.size()) {
     return c.Fail("{}: {} shape ranges for {} dims", what, d.shape_range.size(), d.dims.size());
@@ -264,6 +268,15 @@ void CheckGears(Checker& c, const ModelFile& m) {
       if (v <= 0) return c.Fail("gears: gear {} has value {} (values are > 0)", k, v);
     }
     if (!seen.insert(gear).second) return c.Fail("gears: gear {} appears twice", k);
+    // The shapes a gear gives its inputs are tensors like any other: bounded in size.
+    const auto dims = GearInputDims(m, k);
+    for (size_t i = 0; i < m.inputs.size(); ++i) {
+      ops::TensorDesc probe = m.tensors[static_cast<size_t>(m.inputs[i].tensor)].desc;
+      probe.dims = dims[i];
+      const Status size =
+          ops::CheckTensorSize(probe, fmt::format("gears: gear {}, model input {}", k, i));
+      if (!size.ok()) return c.Fail("{}", size.message());
+    }
   }
 }
 
@@ -378,9 +391,21 @@ Status ValidateModel(const ModelFile& model, std::string_view origin) {
   }
   std::unordered_set<std::string_view> names;
   std::vector<Source> source(model.tensors.size(), Source::kNone);
+  // Each tensor is at most kMaxTensorBytes; all of them together at most 2^60 bytes, so the
+  // memory planner's offsets and arena sizes cannot wrap.
+  uint64_t total_bytes = 0;
   for (size_t i = 0; i < model.tensors.size() && c.ok(); ++i) {
     CheckTensor(c, model, i, &names);
     if (model.tensors[i].constant) source[i] = Source::kConstant;
+    const ops::TensorDesc& d = model.tensors[i].desc;
+    if (!c.ok() || !d.shape_known()) continue;
+    const auto sum = CheckedAdd(total_bytes, uint64_t{d.ByteSize()});
+    if (!sum || *sum > (uint64_t{1} << 60)) {
+      c.Fail("its tensors need more than 2^60 bytes together (at {})",
+             TensorLabel(model, static_cast<int64_t>(i)));
+    } else {
+      total_bytes = *sum;
+    }
   }
   if (c.ok()) CheckIo(c, model, model.inputs, "input", &source);
   if (c.ok()) CheckNodes(c, model, &source);

@@ -240,6 +240,11 @@ ops::TensorDesc OmReader::Tensor(const std::string& what) {
   CheckDims(*this, t.dims, what + " dims");
   t.storage_dims = Dims("storage_dims", kOmMaxRank);
   CheckDims(*this, t.storage_dims, what + " storage dims");
+  if (ok()) {
+    if (const Status size = ops::CheckTensorSize(t, what); !size.ok()) {
+      Fail("{}", size.message());
+    }
+  }
   const size_t ranges = Count("shape_range", 16, kOmMaxRank);
   for (size_t i = 0; i < ranges && ok(); ++i) {
     const int64_t lo = I64("shape_range");

@@ -11,6 +11,7 @@
 #include <cstdint>
 #include <limits>
 #include <string>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
@@ -37,6 +38,22 @@ struct GatherPlan {
 
 // The offsets of `count` elements from `start` by `step`, in units of `stride` elements.
 std::vector<int64_t> AxisTable(int64_t count, int64_t start, int64_t step, int64_t stride);
+
+// The offset tables are filled only to run: shape inference needs the output dims alone, and a
+// table is as long as its output dim, which the size check after inference may yet refuse.
+template <typename Ctx>
+inline constexpr bool kFillTables = std::is_same_v<Ctx, RunContext>;
+
+// AxisTable to run; to infer, only the first offset (what a shrunk axis adds to the base).
+template <typename Ctx>
+std::vector<int64_t> AxisTableFor(const Ctx&, int64_t count, int64_t start, int64_t step,
+                                  int64_t stride) {
+  if constexpr (kFillTables<Ctx>) {
+    return AxisTable(count, start, step, stride);
+  } else {
+    return {SaturatingMul(start, stride)};
+  }
+}
 
 // y = gather(x) by `plan`; `fill` holds one element of y's dtype (padding value) or is null.
 Status Gather(const Tensor& x, const Tensor& y, const GatherPlan& plan, const uint8_t* fill);

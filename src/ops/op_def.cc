@@ -139,12 +139,18 @@ Result<std::vector<double>> OpContext::InputDoubles(size_t i) const {
 
 Status RunContext::SetOutputDims(size_t i, std::vector<int64_t> dims) {
   if (i >= outputs_.size()) return Fail(StatusCode::kInternal, "output {} out of range", i);
-  int64_t count = 1;
-  for (int64_t dim : dims) count *= dim;
-  const size_t bytes = static_cast<size_t>(count) * DataTypeSize(outputs_[i].dtype);
-  if (bytes > outputs_[i].size) {
+  const auto count = CheckedProduct(dims.begin(), dims.end());
+  const auto bytes =
+      count ? CheckedTensorBytes(*count, DataTypeSize(outputs_[i].dtype)) : std::nullopt;
+  if (!bytes) {
     return Fail(StatusCode::kOpOutputNotMatch,
-                "output {} needs {} bytes for its real shape but its buffer has {}", i, bytes,
+                "output {} would have shape [{}], past the limit of "
+                "one tensor",
+                i, fmt::join(dims, ", "));
+  }
+  if (*bytes > outputs_[i].size) {
+    return Fail(StatusCode::kOpOutputNotMatch,
+                "output {} needs {} bytes for its real shape but its buffer has {}", i, *bytes,
                 outputs_[i].size);
   }
   if (output_dims_.size() < outputs_.size()) output_dims_.resize(outputs_.size());

@@ -28,6 +28,7 @@
 #include <string_view>
 #include <vector>
 
+#include "common/checked_size.h"
 #include "common/status.h"
 #include "driver/device_props.h"
 #include "driver/task.h"

@@ -378,6 +378,8 @@ Status OpLibrary::InferShape(OpCall* call) const {
         return Err(StatusCode::kOpInputNotMatch, "op {}: {} has data type {}; the op accepts {}",
                    call->type, ctx.InputName(i), DataTypeName(desc.dtype), DtypeList(allowed));
       }
+      ACLSIM_RETURN_IF_ERROR(
+          CheckTensorSize(desc, fmt::format("op {}: {}", call->type, ctx.InputName(i))));
       if (desc.has_storage_layout()) {
         auto storage = StorageDims(desc.format, desc.dims, desc.dtype, desc.storage_format);
         if (!storage.ok()) {
@@ -392,6 +394,8 @@ Status OpLibrary::InferShape(OpCall* call) const {
                      FormatName(desc.storage_format), FormatName(desc.format), Dims(desc.dims),
                      Dims(storage.value()));
         }
+        ACLSIM_RETURN_IF_ERROR(
+            CheckTensorSize(desc, fmt::format("op {}: {}", call->type, ctx.InputName(i))));
       }
       shapes_known &= desc.shape_known();
     }
@@ -415,6 +419,14 @@ Status OpLibrary::InferShape(OpCall* call) const {
     auto [first, count] = out_ranges.value()[arg];
     for (size_t i = first; i < first + count && i < call->outputs.size(); ++i) {
       auto& out = call->outputs[i];
+      if (!def->dynamic_output_shape && !out.shape_known()) {
+        return Err(StatusCode::kInvalidParam,
+                   "op {}: {} would have shape {}, with a negative dim: the inputs or "
+                   "attributes are out of range",
+                   call->type, ctx.OutputName(i), Dims(out.dims));
+      }
+      ACLSIM_RETURN_IF_ERROR(
+          CheckTensorSize(out, fmt::format("op {}: {}", call->type, ctx.OutputName(i))));
       const auto& allowed = def->outputs[arg].dtypes;
       if (!allowed.empty() &&
           std::find(allowed.begin(), allowed.end(), out.dtype) == allowed.end()) {
@@ -448,6 +460,8 @@ Status OpLibrary::InferShape(OpCall* call) const {
                      storage.status().message());
         }
         out.storage_dims = storage.value();
+        ACLSIM_RETURN_IF_ERROR(
+            CheckTensorSize(out, fmt::format("op {}: {}", call->type, ctx.OutputName(i))));
       }
     }
   }

@@ -25,6 +25,7 @@ void StoreDouble(const Tensor& t, int64_t index, double value) {
 
 std::vector<float> ToFloats(const Tensor& t) {
   std::vector<float> out(static_cast<size_t>(t.numel()));
+  if (out.empty()) return out;  // the data of an empty tensor may be null
   if (t.dtype == DataType::kFloat16) {
     HalfToFloatN(&t.ptr<const Half>()->bits, out.data(), out.size());
     return out;
@@ -39,6 +40,7 @@ std::vector<float> ToFloats(const Tensor& t) {
 }
 
 void FromFloats(const std::vector<float>& values, const Tensor& t) {
+  if (values.empty()) return;
   if (t.dtype == DataType::kFloat16) {
     FloatToHalfN(values.data(), &t.ptr<Half>()->bits, values.size());
     return;

@@ -2,6 +2,9 @@
 #include "ops/types.h"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include "common/checked_size.h"
 
 namespace aclsim::ops {
 
@@ -178,7 +181,7 @@ bool TensorDesc::shape_known() const {
 int64_t TensorDesc::ElementCount() const {
   if (!shape_known()) return 0;
   int64_t count = 1;
-  for (int64_t dim : dims) count *= dim;
+  for (int64_t dim : dims) count = SaturatingMul(count, dim);
   return count;
 }
 
@@ -201,9 +204,31 @@ size_t TensorDesc::ByteSize() const {
   int64_t count = 1;
   for (int64_t dim : shape) {
     if (dim < 0) return 0;
-    count *= dim;
+    count = SaturatingMul(count, dim);
   }
-  return static_cast<size_t>(count) * DataTypeSize(dtype);
+  const auto bytes = CheckedMul(static_cast<uint64_t>(count), uint64_t{DataTypeSize(dtype)});
+  return bytes ? static_cast<size_t>(*bytes) : SIZE_MAX;
+}
+
+Status CheckTensorSize(const TensorDesc& desc, std::string_view what) {
+  const auto check = [&](const std::vector<int64_t>& dims, const char* which) -> Status {
+    for (int64_t dim : dims) {
+      if (dim < 0) return Status::Ok();  // unknown: checked once known
+    }
+    const auto elements = CheckedProduct(dims.begin(), dims.end());
+    if (!elements || !CheckedTensorBytes(*elements, DataTypeSize(desc.dtype))) {
+      return Err(StatusCode::kInvalidParam,
+                 "{} {} [{}] of {} is too large: its element count or byte size exceeds 2^48 "
+                 "(aclsim's limit of one tensor, 256 TiB) or does not fit in 64 bits",
+                 what, which, fmt::join(dims, ", "), DataTypeName(desc.dtype));
+    }
+    return Status::Ok();
+  };
+  ACLSIM_RETURN_IF_ERROR(check(desc.dims, "shape"));
+  if (!desc.storage_dims.empty()) {
+    ACLSIM_RETURN_IF_ERROR(check(desc.storage_dims, "storage shape"));
+  }
+  return Status::Ok();
 }
 
 namespace {

@@ -103,11 +103,20 @@ struct TensorDesc {
     return storage_format != Format::kUndefined && storage_format != format;
   }
   bool shape_known() const;  // no unknown dim and not unknown rank
-  // Element count of `dims` (1 for a scalar; 0 if any dim is 0 or the shape is not known).
+  // Element count of `dims` (1 for a scalar; 0 if any dim is 0 or the shape is not known;
+  // INT64_MAX when it does not fit, which CheckTensorSize refuses).
   int64_t ElementCount() const;
-  // Bytes of the buffer: of the storage shape if there is a storage layout, else of dims.
+  // Bytes of the buffer: of the storage shape if there is a storage layout, else of dims
+  // (SIZE_MAX when it does not fit).
   size_t ByteSize() const;
 };
+
+// kInvalidParam unless the known shapes of `desc` (dims, and storage_dims if given) have at most
+// kMaxTensorElements elements and kMaxTensorBytes bytes (common/checked_size.h). Every way a
+// descriptor enters aclsim (aclCreateTensorDesc, model and JSON tensor tables) and every inferred
+// output passes it, so ElementCount and ByteSize of an accepted descriptor never saturate. `what`
+// names the tensor.
+Status CheckTensorSize(const TensorDesc& desc, std::string_view what);
 
 // Field-by-field equality (every field selects the kernel a call compiles to).
 bool operator==(const TensorDesc& a, const TensorDesc& b);

@@ -76,7 +76,9 @@ const std::map<std::string, ops::Format>& FormatNames() {
 
 Result<ops::DataType> DataTypeOf(const Ctx& ctx, const std::string& field, const json& j) {
   if (j.is_number_integer()) {
-    const int64_t v = j.get<int64_t>();
+    const int64_t v = j.is_number_unsigned() && j.get<uint64_t>() > uint64_t{INT64_MAX}
+                          ? INT64_MAX
+                          : j.get<int64_t>();
     if (v >= INT32_MIN && v <= INT32_MAX && ops::IsKnownDataType(static_cast<int32_t>(v))) {
       return static_cast<ops::DataType>(v);
     }
@@ -117,8 +119,11 @@ Result<std::vector<int64_t>> IntList(const Ctx& ctx, const std::string& field, c
   if (!j.is_array()) return ctx.Fail(field, "must be an array of integers");
   std::vector<int64_t> out;
   for (size_t i = 0; i < j.size(); ++i) {
-    if (!j[i].is_number_integer()) {
-      return ctx.Fail(fmt::format("{}[{}]", field, i), "must be an integer, not {}", j[i].dump());
+    // An unsigned number past INT64_MAX is an integer to the JSON library but no int64.
+    if (!j[i].is_number_integer() ||
+        (j[i].is_number_unsigned() && j[i].get<uint64_t>() > uint64_t{INT64_MAX})) {
+      return ctx.Fail(fmt::format("{}[{}]", field, i), "must be a 64-bit integer, not {}",
+                      j[i].dump());
     }
     out.push_back(j[i].get<int64_t>());
   }
@@ -177,8 +182,19 @@ Status ConstValue(const Ctx& ctx, const std::string& field, const json& j, ops::
     if (!v.is_number() && !v.is_boolean()) {
       return ctx.Fail(fmt::format("{}[{}]", field, i), "must be a number, not {}", v.dump());
     }
+    if (v.is_number_unsigned() && v.get<uint64_t>() > uint64_t{INT64_MAX}) {
+      return ctx.Fail(fmt::format("{}[{}]", field, i), "{} does not fit in 64 bits", v.dump());
+    }
     const double d = v.is_boolean() ? (v.get<bool>() ? 1.0 : 0.0) : v.get<double>();
-    const auto i64 = v.is_number_integer() ? v.get<int64_t>() : static_cast<int64_t>(d);
+    // A float value of an integer tensor truncates toward zero, saturated at int64's ends
+    // (NaN is 0): the conversion of an out-of-range double is undefined in C++.
+    const auto saturated = [](double x) -> int64_t {
+      if (!(x == x)) return 0;
+      if (x >= 9223372036854775807.0) return INT64_MAX;
+      if (x <= -9223372036854775808.0) return INT64_MIN;
+      return static_cast<int64_t>(x);
+    };
+    const auto i64 = v.is_number_integer() ? v.get<int64_t>() : saturated(d);
     switch (t->dtype) {
       case ops::DataType::kFloat:
         Append(&bytes, static_cast<float>(d));
@@ -267,6 +283,9 @@ Result<ops::TensorDesc> Tensor(const Ctx& ctx, const std::string& field, const j
     t.format = format;
     t.dims = shape;
   }
+  if (const Status size = ops::CheckTensorSize(t, "the tensor's"); !size.ok()) {
+    return ctx.Fail(field + ".shape", "{}", size.message());
+  }
   if (j.contains("shape_range")) {
     const std::string f = field + ".shape_range";
     const json& r = j["shape_range"];
@@ -331,8 +350,11 @@ Result<ops::AttrValue> AttrOf(const Ctx& ctx, const std::string& field, const st
     return ctx.Fail(f, "must be true or false, not {}", e.dump());
   };
   auto integer = [&](const std::string& f, const json& e) -> Result<int64_t> {
-    if (e.is_number_integer()) return e.get<int64_t>();
-    return ctx.Fail(f, "must be an integer, not {}", e.dump());
+    if (e.is_number_integer() &&
+        !(e.is_number_unsigned() && e.get<uint64_t>() > uint64_t{INT64_MAX})) {
+      return e.get<int64_t>();
+    }
+    return ctx.Fail(f, "must be a 64-bit integer, not {}", e.dump());
   };
   auto real = [&](const std::string& f, const json& e) -> Result<float> {
     if (e.is_number()) return e.get<float>();

@@ -211,9 +211,9 @@ bool IsIntegral(DataType dtype) {
   return std::find(ints.begin(), ints.end(), dtype) != ints.end();
 }
 
-// Range's longest output: 2^48 elements (2 PiB of int64), far past any device memory, so a count
-// that only arithmetic overflow produces is refused at shape inference, not at allocation.
-constexpr int64_t kMaxRangeElements = int64_t{1} << 48;
+// Range's longest output: the limit of one tensor (common/checked_size.h), so a count that only
+// arithmetic overflow produces is refused at shape inference, not at allocation.
+constexpr int64_t kMaxRangeElements = kMaxTensorElements;
 
 Status RangeTooLong(const OpContext& ctx, double count) {
   return ctx.Fail(StatusCode::kOpInputNotMatch,

@@ -272,7 +272,7 @@ Result<std::vector<int64_t>> SplitSizes(const Ctx& c, SplitForm form, int64_t di
       return c.Fail(sizes.code, "{} = {}: entry {} is invalid (at most one -1 is allowed)",
                     sizes.name, Str(sizes.v), s);
     } else {
-      sum += s;
+      sum = SaturatingAdd(sum, s);
     }
   }
   if (infer_at >= 0 && sum <= dim) {

@@ -157,18 +157,21 @@ Result<Conv2DGeom> ConvGeomOf(const OpContext* ctx, const AttrReader& attrs,
   g.pb = pads[1];
   g.pl = pads[2];
   g.pr = pads[3];
-  const int64_t eff_h = g.dh * (g.kh - 1) + 1;
-  const int64_t eff_w = g.dw * (g.kw - 1) + 1;
-  const int64_t span_h = g.h + g.pt + g.pb - eff_h;
-  const int64_t span_w = g.w + g.pl + g.pr - eff_w;
+  // Saturating: a window or padding past int64 gives a dim the size check refuses.
+  const int64_t eff_h = SaturatingAdd(SaturatingMul(g.dh, g.kh - 1), 1);
+  const int64_t eff_w = SaturatingAdd(SaturatingMul(g.dw, g.kw - 1), 1);
+  const int64_t padded_h = SaturatingAdd(SaturatingAdd(g.h, g.pt), g.pb);
+  const int64_t padded_w = SaturatingAdd(SaturatingAdd(g.w, g.pl), g.pr);
+  const int64_t span_h = SaturatingSub(padded_h, eff_h);
+  const int64_t span_w = SaturatingSub(padded_w, eff_w);
   if (g.kh < 1 || g.kw < 1 || span_h < 0 || span_w < 0) {
     return ConvFail(ctx, StatusCode::kOpInputNotMatch,
                     fmt::format("input 1 (filter) window [{}, {}] (dilated [{}, {}]) is larger "
                                 "than the padded input [{}, {}]",
-                                g.kh, g.kw, eff_h, eff_w, g.h + g.pt + g.pb, g.w + g.pl + g.pr));
+                                g.kh, g.kw, eff_h, eff_w, padded_h, padded_w));
   }
-  g.ho = span_h / g.sh + 1;
-  g.wo = span_w / g.sw + 1;
+  g.ho = SaturatingAdd(span_h / g.sh, 1);
+  g.wo = SaturatingAdd(span_w / g.sw, 1);
   return g;
 }
 

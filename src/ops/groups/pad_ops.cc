@@ -34,9 +34,12 @@ Result<GatherPlan> TilePlan(const Ctx& c, const Ints& multiples) {
     if (m < 0) {
       return c.Fail(multiples.code, "{}[{}] = {} is negative", multiples.name, d, m);
     }
-    const int64_t count = dims[d] * m;
-    std::vector<int64_t> table(static_cast<size_t>(count));
-    for (int64_t i = 0; i < count; ++i) table[i] = (i % dims[d]) * strides[d];
+    const int64_t count = SaturatingMul(dims[d], m);
+    std::vector<int64_t> table;
+    if constexpr (kFillTables<Ctx>) {
+      table.resize(static_cast<size_t>(count));
+      for (int64_t i = 0; i < count; ++i) table[i] = (i % dims[d]) * strides[d];
+    }
     plan.out_dims.push_back(count);
     plan.tables.push_back(std::move(table));
   }
@@ -44,13 +47,14 @@ Result<GatherPlan> TilePlan(const Ctx& c, const Ints& multiples) {
 }
 
 // x broadcast to `out` (x's dims aligned right; each is 1 or equal).
-GatherPlan BroadcastPlan(std::vector<int64_t> dims, const std::vector<int64_t>& out) {
+template <typename Ctx>
+GatherPlan BroadcastPlan(const Ctx& c, std::vector<int64_t> dims, const std::vector<int64_t>& out) {
   dims.insert(dims.begin(), out.size() - dims.size(), 1);
   const auto strides = Strides(dims);
   GatherPlan plan;
   plan.out_dims = out;
   for (size_t d = 0; d < out.size(); ++d) {
-    plan.tables.push_back(AxisTable(out[d], 0, dims[d] == 1 ? 0 : 1, strides[d]));
+    plan.tables.push_back(AxisTableFor(c, out[d], 0, dims[d] == 1 ? 0 : 1, strides[d]));
   }
   return plan;
 }
@@ -69,7 +73,7 @@ Result<GatherPlan> BroadcastToPlan(const Ctx& c, const Ints& shape, bool bidirec
     return c.Fail(shape.code, "x of shape {} cannot be broadcast to {} = {}", Str(dims), shape.name,
                   Str(shape.v));
   }
-  return BroadcastPlan(dims, out.value());
+  return BroadcastPlan(c, dims, out.value());
 }
 
 // --- Pad -----------------------------------------------------------------------------------
@@ -95,7 +99,7 @@ Result<GatherPlan> PadPlan(const Ctx& c, const Ints& paddings, PadMode mode, boo
       return c.Fail(paddings.code, "{} for dimension {} is negative ({}, {})", paddings.name, d, b,
                     e);
     }
-    const int64_t count = n + b + e;
+    const int64_t count = SaturatingAdd(SaturatingAdd(n, b), e);
     if (count < 0) {
       return c.Fail(paddings.code, "{} ({}, {}) removes more than dimension {} of size {}",
                     paddings.name, b, e, d, n);
@@ -104,9 +108,10 @@ Result<GatherPlan> PadPlan(const Ctx& c, const Ints& paddings, PadMode mode, boo
       return c.Fail(paddings.code, "{}: cannot pad empty dimension {} in edge/reflect mode",
                     paddings.name, d);
     }
-    std::vector<int64_t> table(static_cast<size_t>(count));
-    for (int64_t o = 0; o < count; ++o) {
-      int64_t i = o - b;
+    std::vector<int64_t> table;
+    if constexpr (kFillTables<Ctx>) table.resize(static_cast<size_t>(count));
+    for (int64_t o = 0; o < static_cast<int64_t>(table.size()); ++o) {
+      int64_t i = SaturatingSub(o, b);
       if (i < 0 || i >= n) {
         if (mode == PadMode::kConstant) {
           table[o] = kFill;

@@ -123,19 +123,24 @@ InferFn PoolInfer(bool is_max) {
 double PoolWindow(const Pool3DGeom& g, const std::vector<double>& x, int64_t n, int64_t c,
                   const Dims3& o, bool is_max, bool include_pad, int64_t divisor_override) {
   Dims3 start{};
-  for (size_t i = 0; i < 3; ++i) start[i] = o[i] * g.s[i] - g.pb[i];
+  // The window taps [lo, hi) of each axis that fall inside the input: the loops visit those
+  // alone, so a window far larger than the input (huge ksize with huge pads) costs nothing.
+  Dims3 lo{};
+  Dims3 hi{};
+  for (size_t i = 0; i < 3; ++i) {
+    start[i] = o[i] * g.s[i] - g.pb[i];
+    lo[i] = start[i] >= 0 ? 0 : (-start[i] + g.d[i] - 1) / g.d[i];
+    hi[i] = start[i] >= g.in[i] ? 0 : std::min(g.k[i], (g.in[i] - start[i] + g.d[i] - 1) / g.d[i]);
+  }
   double acc = is_max ? -std::numeric_limits<double>::infinity() : 0.0;
   bool nan = false;
   int64_t count = 0;
-  for (int64_t jz = 0; jz < g.k[0]; ++jz) {
+  for (int64_t jz = lo[0]; jz < hi[0]; ++jz) {
     const int64_t z = start[0] + jz * g.d[0];
-    if (z < 0 || z >= g.in[0]) continue;
-    for (int64_t jy = 0; jy < g.k[1]; ++jy) {
+    for (int64_t jy = lo[1]; jy < hi[1]; ++jy) {
       const int64_t y = start[1] + jy * g.d[1];
-      if (y < 0 || y >= g.in[1]) continue;
-      for (int64_t jx = 0; jx < g.k[2]; ++jx) {
+      for (int64_t jx = lo[2]; jx < hi[2]; ++jx) {
         const int64_t xx = start[2] + jx * g.d[2];
-        if (xx < 0 || xx >= g.in[2]) continue;
         const double v = x[static_cast<size_t>(g.layout.Index(n, c, z, y, xx, g.c, g.in))];
         nan |= std::isnan(v);
         acc = is_max ? std::max(acc, v) : acc + v;

@@ -43,7 +43,7 @@ Result<GatherPlan> TransposePlan(const Ctx& c, const Ints& perm) {
     }
     seen[p] = true;
     plan.out_dims.push_back(dims[p]);
-    plan.tables.push_back(AxisTable(dims[p], 0, 1, strides[p]));
+    plan.tables.push_back(AxisTableFor(c, dims[p], 0, 1, strides[p]));
   }
   return plan;
 }
@@ -72,12 +72,12 @@ Result<GatherPlan> SlicePlan(const Ctx& c, const Ints& offsets, const Ints& size
     }
     int64_t len = size.v[d];
     if (len == -1) len = dims[d] - off;
-    if (len < 0 || off + len > dims[d]) {
+    if (len < 0 || SaturatingAdd(off, len) > dims[d]) {
       return c.Fail(size.code, "{}[{}] = {} with offset {} exceeds dimension {} of size {}",
                     size.name, d, size.v[d], off, d, dims[d]);
     }
     plan.out_dims.push_back(len);
-    plan.tables.push_back(AxisTable(len, off, 1, strides[d]));
+    plan.tables.push_back(AxisTableFor(c, len, off, 1, strides[d]));
   }
   return plan;
 }
@@ -109,7 +109,7 @@ Result<GatherPlan> StridedSlicePlan(const Ctx& c, const Ints& begin, const Ints&
   const int64_t ellipsis_mask = c.GetInt("ellipsis_mask");
   const int64_t new_axis_mask = c.GetInt("new_axis_mask");
   const int64_t shrink_mask = c.GetInt("shrink_axis_mask");
-  if ((ellipsis_mask & (ellipsis_mask - 1)) != 0) {
+  if ((static_cast<uint64_t>(ellipsis_mask) & (static_cast<uint64_t>(ellipsis_mask) - 1)) != 0) {
     return c.Fail(StatusCode::kOpAttrNotMatch,
                   "attribute 'ellipsis_mask' = {} has more than one bit set", ellipsis_mask);
   }
@@ -132,7 +132,7 @@ Result<GatherPlan> StridedSlicePlan(const Ctx& c, const Ints& begin, const Ints&
   int64_t d = 0;
   auto full = [&](int64_t dim) {
     plan.out_dims.push_back(dims[dim]);
-    plan.tables.push_back(AxisTable(dims[dim], 0, 1, in_strides[dim]));
+    plan.tables.push_back(AxisTableFor(c, dims[dim], 0, 1, in_strides[dim]));
   };
   for (size_t i = 0; i < n; ++i) {
     if (bit(ellipsis_mask, i)) {
@@ -174,7 +174,7 @@ Result<GatherPlan> StridedSlicePlan(const Ctx& c, const Ints& begin, const Ints&
     const int64_t e = canonical(end.v[i], bit(end_mask, i), true);
     const int64_t count = SliceCount(b, e, s);
     plan.out_dims.push_back(count);
-    plan.tables.push_back(AxisTable(count, b, s, in_strides[d]));
+    plan.tables.push_back(AxisTableFor(c, count, b, s, in_strides[d]));
     ++d;
   }
   if (!has_ellipsis) {
@@ -233,7 +233,7 @@ Result<GatherPlan> StridedSliceV2Plan(const Ctx& c) {
   GatherPlan plan;
   for (int64_t d = 0; d < rank; ++d) {
     plan.out_dims.push_back(dims[d]);
-    plan.tables.push_back(AxisTable(dims[d], 0, 1, in_strides[d]));
+    plan.tables.push_back(AxisTableFor(c, dims[d], 0, 1, in_strides[d]));
   }
   std::vector<bool> shrunk(static_cast<size_t>(rank), false);
   std::vector<bool> seen(static_cast<size_t>(rank), false);
@@ -276,7 +276,7 @@ Result<GatherPlan> StridedSliceV2Plan(const Ctx& c) {
     }
     const int64_t count = dim == 0 ? 0 : SliceCount(b, e, s);
     plan.out_dims[axis] = count;
-    plan.tables[axis] = AxisTable(count, b, s, in_strides[axis]);
+    plan.tables[axis] = AxisTableFor(c, count, b, s, in_strides[axis]);
   }
   GatherPlan result;
   for (int64_t d = 0; d < rank; ++d) {

@@ -56,10 +56,10 @@ Result<SpaceGeom> SpaceGeomOf(const OpContext& ctx, bool to_space) {
   g.c = g.nhwc ? x[3] : x[1];
   g.h = g.nhwc ? x[1] : x[2];
   g.w = g.nhwc ? x[2] : x[3];
-  if (to_space && g.c % (g.b * g.b) != 0) {
+  if (to_space && g.c % SaturatingMul(g.b, g.b) != 0) {
     return ctx.Fail(StatusCode::kOpInputNotMatch,
                     "{} has {} channels, not a multiple of block_size^2 = {}", ctx.InputName(0),
-                    g.c, g.b * g.b);
+                    g.c, SaturatingMul(g.b, g.b));
   }
   if (!to_space && (g.h % g.b != 0 || g.w % g.b != 0)) {
     return ctx.Fail(StatusCode::kOpInputNotMatch,
@@ -102,10 +102,11 @@ OpDef SpaceOp(std::string type, bool to_space) {
   def.attrs.push_back(OptAttr("data_format", AttrType::kString, std::string("NHWC")));
   def.infer = [to_space](OpContext& ctx) -> Status {
     ACLSIM_ASSIGN_OR_RETURN(SpaceGeom g, SpaceGeomOf(ctx, to_space));
-    const int64_t bb = g.b * g.b;
-    ctx.SetOutput(0, ctx.input(0).dtype,
-                  to_space ? Dims4(g.nhwc, g.n, g.c / bb, g.h * g.b, g.w * g.b)
-                           : Dims4(g.nhwc, g.n, g.c * bb, g.h / g.b, g.w / g.b));
+    const int64_t bb = SaturatingMul(g.b, g.b);
+    ctx.SetOutput(
+        0, ctx.input(0).dtype,
+        to_space ? Dims4(g.nhwc, g.n, g.c / bb, SaturatingMul(g.h, g.b), SaturatingMul(g.w, g.b))
+                 : Dims4(g.nhwc, g.n, SaturatingMul(g.c, bb), g.h / g.b, g.w / g.b));
     return Status::Ok();
   };
   def.run = [to_space](RunContext& ctx) -> Status {

@@ -136,6 +136,29 @@ TEST(SingleOpJsonTest, ErrorsNameTheOpAndTheField) {
   EXPECT_NE(e.find("op 1 (Sub): name: 'x' is already the name of op 0"), std::string::npos) << e;
 }
 
+TEST(SingleOpJsonTest, ShapesPastTheLimitOfOneTensorAreRefused) {
+  for (const char* shape :
+       {"[4294967296, 4294967296]", "[9223372036854775807]", "[4611686018427387904, 4]",
+        "[0, 9223372036854775807]", "[1099511627776, 1099511627776]"}) {
+    for (const char* extra : {"", R"(, "is_const": true, "const_value": [])"}) {
+      const std::string e = Error(fmt::format(
+          R"([{{"op": "Add", "input_desc": [{{"format": "ND", "shape": {}, "type": "int32"{}}}],
+              "output_desc": []}}])",
+          shape, extra));
+      EXPECT_NE(e.find("op 0 (Add): input_desc[0].shape: "), std::string::npos) << e;
+      EXPECT_NE(e.find("too large"), std::string::npos) << e;
+    }
+  }
+  // Numbers that are no int64 at all.
+  for (const char* shape : {"[18446744073709551615]", "[1e30]", "[2.5]", "[true]", "[\"4\"]"}) {
+    const std::string e = Error(fmt::format(
+        R"([{{"op": "Add", "input_desc": [{{"format": "ND", "shape": {}, "type": "int32"}}],
+            "output_desc": []}}])",
+        shape));
+    EXPECT_NE(e.find("input_desc[0].shape"), std::string::npos) << shape << ": " << e;
+  }
+}
+
 TEST(SingleOpJsonTest, CheckAgainstTheOpLibraryNamesTheOp) {
   const auto& library = ops::OpLibrary::Builtin();
   auto ops = ParseSingleOpJson(std::string("[") + R"({"op": "Add",

@@ -317,6 +317,31 @@ TEST(OnnxImportTest, HostileWindowAttributesAreRefusedWithoutCrashing) {
   EXPECT_FALSE(Import(b).ok());
 }
 
+TEST(OnnxImportTest, ShapesPastTheLimitOfOneTensorAreRefused) {
+  // Graph inputs, initializers and shapes produced by ops (Reshape to a huge constant shape).
+  for (const std::vector<int64_t>& dims :
+       {std::vector<int64_t>{int64_t{1} << 32, int64_t{1} << 32},
+        std::vector<int64_t>{int64_t{1} << 62, 4}, std::vector<int64_t>{INT64_MAX}}) {
+    OnnxModelBuilder input;
+    input.Input("x", onnx::TensorProto::FLOAT, dims);
+    input.Node("Relu", {"x"}, {"y"}, "relu");
+    input.Output("y");
+    EXPECT_FALSE(Import(input).ok());
+    OnnxModelBuilder init;
+    init.Input("x", onnx::TensorProto::FLOAT, {2});
+    init.InitFloat("w", dims, {});
+    init.Node("Add", {"x", "w"}, {"y"}, "add");
+    init.Output("y");
+    EXPECT_FALSE(Import(init).ok());
+    OnnxModelBuilder reshape;
+    reshape.Input("x", onnx::TensorProto::FLOAT, {2, 2});
+    reshape.InitInt64("shape", {static_cast<int64_t>(dims.size())}, dims);
+    reshape.Node("Expand", {"x", "shape"}, {"y"}, "expand");
+    reshape.Output("y");
+    EXPECT_FALSE(Import(reshape).ok());
+  }
+}
+
 TEST(OnnxImportTest, ForceFp16CastsAroundCubeOpsAndFoldsWeights) {
   OnnxImportOptions options;
   options.precision_mode = PrecisionMode::kForceFp16;

@@ -349,7 +349,7 @@ TEST(ModelFileValidationTest, WeightsRangeMatchesTheDescriptor) {
   ExpectInvalid(m, "tensor 1 ('w'): a constant needs a known shape");
   m = SmallModel();
   m.tensors[1].desc.dims = {int64_t{1} << 40, int64_t{1} << 40};  // the byte size overflows
-  ExpectInvalid(m, "a constant needs a known shape");
+  ExpectInvalid(m, "shape [1099511627776, 1099511627776] of FLOAT is too large");
 }
 
 TEST(ModelFileValidationTest, ConstantOffsetsAreAligned) {
@@ -449,6 +449,33 @@ TEST(ModelFileValidationTest, BatchGearsFitTheInputs) {
   m = SmallModel();
   m.gears.kind = static_cast<GearKind>(7);
   ExpectInvalid(m, "gears: unknown kind 7");
+}
+
+TEST(ModelFileValidationTest, SizesPastTheLimitOfOneTensorAreRefused) {
+  // Dims whose element count or byte size wraps 64 bits, or passes 2^48 bytes.
+  for (const std::vector<int64_t>& dims :
+       {std::vector<int64_t>{int64_t{1} << 32, int64_t{1} << 32},
+        std::vector<int64_t>{int64_t{1} << 62, 4}, std::vector<int64_t>{INT64_MAX},
+        std::vector<int64_t>{0, INT64_MAX}, std::vector<int64_t>{int64_t{1} << 47, 4}}) {
+    ModelFile m = SmallModel();
+    m.tensors[3].desc.dims = dims;
+    ExpectInvalid(m, "is too large");
+    m = SmallModel();
+    m.tensors[3].desc.storage_format = Format::kFractalNz;
+    m.tensors[3].desc.storage_dims = dims;
+    ExpectInvalid(m, "storage shape");
+  }
+  // A gear that fills an input's -1 with a huge batch.
+  ModelFile m = SmallModel();
+  m.gears.gears[2] = {int64_t{1} << 62};
+  ExpectInvalid(m, "gears: gear 2, model input 0");
+  // Tensors that fit one by one but not together (the planner's arena would wrap).
+  m = SmallModel();
+  for (int i = 0; i < 8200; ++i) {
+    m.tensors.push_back(
+        Tensor(("e" + std::to_string(i)).c_str(), DataType::kFloat, {int64_t{1} << 45}));
+  }
+  ExpectInvalid(m, "more than 2^60 bytes together");
 }
 
 TEST(ModelFileValidationTest, ImageSizeAndDimsGears) {
