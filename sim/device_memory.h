@@ -77,6 +77,9 @@ class DeviceMemory {
   Status Unmap(void* addr);
   // IPC: moves the allocation holding [addr, addr+bytes) onto a memfd, in place.
   Status Share(const void* addr, size_t bytes, int* fd, size_t* offset, size_t* file_bytes);
+  // Private pages again, contents kept, for the shared allocation holding `addr` (no-op if it
+  // is not shared); importers keep the file's pages.
+  Status Unshare(const void* addr);
 
  private:
   struct Pool {

@@ -243,6 +243,38 @@ Status DeviceMemory::Share(const void* addr, size_t bytes, int* fd, size_t* offs
   return Status::Ok();
 }
 
+Status DeviceMemory::Unshare(const void* addr) {
+  const auto start = reinterpret_cast<uintptr_t>(addr);
+  std::lock_guard<std::mutex> lock(mu_);
+  auto it = page_tables_.upper_bound(start);
+  if (it == page_tables_.begin() || (--it, start >= it->first + it->second.bytes)) {
+    return Status::Ok();
+  }
+  auto shared = shared_.find(it->first);
+  if (shared == shared_.end()) return Status::Ok();
+  const uintptr_t base = it->first;
+  const uint64_t size = it->second.bytes;
+  // Fresh private pages, filled with the current contents, moved over the shared mapping in
+  // one step: the range is never unmapped, and the file's pages stay with the importers.
+  void* fresh = mmap(nullptr, size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  if (fresh == MAP_FAILED) {
+    return Err(StatusCode::kBadAlloc, "cannot unshare {} bytes of device memory: {}", size,
+               std::strerror(errno));
+  }
+  std::memcpy(fresh, reinterpret_cast<const void*>(base), size);
+  void* moved =
+      mremap(fresh, size, size, MREMAP_MAYMOVE | MREMAP_FIXED, reinterpret_cast<void*>(base));
+  if (moved == MAP_FAILED) {
+    const int err = errno;
+    munmap(fresh, size);
+    return Err(StatusCode::kBadAlloc, "cannot unshare device memory at {:#x}: {}", base,
+               std::strerror(err));
+  }
+  close(shared->second);
+  shared_.erase(shared);
+  return Status::Ok();
+}
+
 Status DeviceMemory::Unmapped(uintptr_t addr, uint64_t bytes) {
   void* back = mmap(reinterpret_cast<void*>(addr), bytes, PROT_READ | PROT_WRITE,
                     MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | MAP_FIXED, -1, 0);

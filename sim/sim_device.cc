@@ -51,16 +51,24 @@ driver::DeviceCounters SimDevice::Counters() const {
   return counters;
 }
 
-Status SimDevice::AllocPhysical(driver::MemPool pool, driver::PageSize page, size_t bytes,
-                                void** addr) {
-  ACLSIM_RETURN_IF_ERROR(scheduler_->LostStatus(id_));
+Status SimDevice::CheckAllocation(size_t bytes) {
+  // The scheduler's lock only once the device is lost (its flag is read without it).
+  if (progress_ != nullptr && progress_->lost.load(std::memory_order_relaxed)) {
+    ACLSIM_RETURN_IF_ERROR(scheduler_->LostStatus(id_));
+  }
+  if (faults_.fail_alloc == 0) return Status::Ok();
   const uint64_t n = alloc_count_.fetch_add(1) + 1;
   if (n == faults_.fail_alloc) {
-    if (addr != nullptr) *addr = nullptr;
     return Err(StatusCode::kDeviceOom,
                "device {}: allocation {} of {} bytes failed (fault injection: fault_fail_alloc={})",
                id_, n, bytes, faults_.fail_alloc);
   }
+  return Status::Ok();
+}
+
+Status SimDevice::AllocPhysical(driver::MemPool pool, driver::PageSize page, size_t bytes,
+                                void** addr) {
+  ACLSIM_RETURN_IF_ERROR(scheduler_->LostStatus(id_));
   return memory_.Allocate(pool, page, bytes, addr);
 }
 
@@ -92,7 +100,7 @@ Status SimDevice::ReleaseAddress(void* addr) { return memory_.Unreserve(addr); }
 
 Status SimDevice::CreatePhysical(driver::MemPool pool, driver::PageSize page, size_t bytes,
                                  uint64_t* handle) {
-  ACLSIM_RETURN_IF_ERROR(scheduler_->LostStatus(id_));
+  ACLSIM_RETURN_IF_ERROR(CheckAllocation(bytes));
   return memory_.CreatePhysical(pool, page, bytes, handle);
 }
 
@@ -112,6 +120,8 @@ Status SimDevice::ShareRange(const void* addr, size_t bytes, int* fd, size_t* of
   ACLSIM_RETURN_IF_ERROR(scheduler_->LostStatus(id_));
   return memory_.Share(addr, bytes, fd, offset, file_bytes);
 }
+
+Status SimDevice::UnshareRange(const void* addr) { return memory_.Unshare(addr); }
 
 Status SimDevice::ImportPhysical(int fd, size_t bytes, driver::PageSize page, uint64_t* handle) {
   ACLSIM_RETURN_IF_ERROR(scheduler_->LostStatus(id_));

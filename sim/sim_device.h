@@ -7,9 +7,11 @@
 // Destruction drops every task that has not started (kDeviceTaskAbort), aborts running
 // external tasks, waits for running host functions, joins the workers and unmaps the memory.
 //
-// Fault injection (backend_config.h) of memory: fault_fail_alloc counts AllocPhysical calls.
-// A lost device fails AllocPhysical and every scheduler call; FreePhysical, DestroyQueue and
-// DestroyEvent still succeed so that the core can tear the device down.
+// Fault injection (backend_config.h) of memory: fault_fail_alloc counts CheckAllocation calls
+// (one per allocation the program asks for: driver.h) and CreatePhysical calls
+// (aclrtMallocPhysical). A lost device fails them, AllocPhysical and every scheduler call;
+// FreePhysical, DestroyQueue and DestroyEvent still succeed so that the core can tear the device
+// down.
 //
 // Thread-safety: every method may be called from any thread concurrently (driver.h).
 #pragma once
@@ -37,6 +39,8 @@ class SimDevice final : public driver::Device {
   Status Health() const override;
   driver::DeviceCounters Counters() const override;
 
+  Status CheckAllocation(size_t bytes) override;
+  bool AllocationFaultsArmed() const override { return faults_.fail_alloc != 0; }
   Status AllocPhysical(driver::MemPool pool, driver::PageSize page, size_t bytes,
                        void** addr) override;
   Status FreePhysical(void* addr) override;
@@ -54,6 +58,7 @@ class SimDevice final : public driver::Device {
   int ExportPhysical(uint64_t handle) override;
   Status ShareRange(const void* addr, size_t bytes, int* fd, size_t* offset,
                     size_t* file_bytes) override;
+  Status UnshareRange(const void* addr) override;
   Status ImportPhysical(int fd, size_t bytes, driver::PageSize page, uint64_t* handle) override;
   uint64_t MemoryFence() const override;
   bool FenceReached(uint64_t fence) override;
@@ -100,7 +105,7 @@ class SimDevice final : public driver::Device {
   bool registered_ = false;
   const DeviceSched* progress_ = nullptr;  // the scheduler's task counters of this device
   const FaultConfig faults_;
-  std::atomic<uint64_t> alloc_count_{0};  // AllocPhysical calls (fault_fail_alloc)
+  std::atomic<uint64_t> alloc_count_{0};  // CheckAllocation + CreatePhysical (fault_fail_alloc)
   std::vector<std::thread> workers_;
 };
 

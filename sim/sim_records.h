@@ -165,7 +165,7 @@ struct DeviceSched {
   std::atomic<uint64_t> last_issued{0};    // id of the last submitted task
   std::atomic<uint64_t> latest_end_ns{0};  // latest simulated end of a timed task (Counters)
   uint64_t kernel_count = 0;               // kernels submitted (fault_aicore_exception)
-  bool lost = false;                       // fault_device_lost fired
+  std::atomic<bool> lost{false};           // fault_device_lost fired (read without the lock)
   TlbCounts tlb;                           // translations of every submitted task
   EstimateMemo estimates;                  // recent kernels' cost estimates
 

@@ -1,9 +1,9 @@
 #include "core/config.h"
 
+#include <cerrno>
 #include <cmath>
 #include <cstdlib>
 #include <cstring>
-#include <fstream>
 #include <nlohmann/json.hpp>
 #include <sstream>
 
@@ -38,12 +38,19 @@ bool DepthWithin(const nlohmann::json& value, int objects, int arrays) {
 
 // CANN's JSON keeps numbers as strings ("0"); accept both.
 Result<int64_t> IntValue(const nlohmann::json& value, const std::string& key) {
-  if (value.is_number_integer()) return value.get<int64_t>();
+  // An unsigned number past INT64_MAX, or a string out of range, is no int64 (not a wrap).
+  if (value.is_number_integer() &&
+      !(value.is_number_unsigned() && value.get<uint64_t>() > uint64_t{INT64_MAX})) {
+    return value.get<int64_t>();
+  }
   if (value.is_string()) {
     const std::string& text = value.get_ref<const std::string&>();
     char* end = nullptr;
+    errno = 0;
     long long parsed = std::strtoll(text.c_str(), &end, 10);
-    if (!text.empty() && end != nullptr && *end == '\0') return static_cast<int64_t>(parsed);
+    if (!text.empty() && end != nullptr && *end == '\0' && errno != ERANGE) {
+      return static_cast<int64_t>(parsed);
+    }
   }
   return Err(StatusCode::kParseFile,
              "config key \"{}\" must be an integer (or a string holding "
@@ -97,6 +104,12 @@ Status ApplyJson(const nlohmann::json& root, RuntimeConfig* config) {
     }
     auto id = IntValue(it->at("default_device"), "defaultDevice.default_device");
     if (!id.ok()) return id.status();
+    if (*id < 0 || *id > INT32_MAX) {
+      return Err(StatusCode::kParseFile,
+                 "config key \"defaultDevice.default_device\" is {}, not "
+                 "a device id",
+                 *id);
+    }
     config->default_device = static_cast<int32_t>(*id);
   }
   if (auto it = root.find("err_msg_mode"); it != root.end()) {

@@ -1,5 +1,8 @@
 // Copies and memsets (declared in memory_ops.h): validation, then one task.
+#include <algorithm>
 #include <cstring>
+#include <memory>
+#include <vector>
 
 #include "core/memory_checker.h"
 #include "core/memory_ops.h"
@@ -30,7 +33,18 @@ const char* KindName(CopyKind kind) {
 Result<std::shared_ptr<Device>> ResolveSide(Runtime& runtime, const void* ptr, size_t span,
                                             const char* name) {
   auto device = runtime.DeviceOfAddress(ptr, 1);
-  if (!device) return std::shared_ptr<Device>();
+  if (!device) {
+    // Host memory aclsim cannot size, but no range runs past the end of an address space
+    // (user addresses stay below 2^57 even with 5-level paging): a pitch or count that claims
+    // so is a wrapped computation, refused before a worker reads or writes it.
+    constexpr uint64_t kAddressSpaceEnd = uint64_t{1} << 57;
+    const auto start = reinterpret_cast<uint64_t>(ptr);
+    if (span > kAddressSpaceEnd || start > kAddressSpaceEnd - span) {
+      return Err(StatusCode::kInvalidParam,
+                 "{} range [{}, +{}) runs past the end of the address space", name, ptr, span);
+    }
+    return std::shared_ptr<Device>();
+  }
   if (!device->FindLive(ptr, span)) {
     auto inside = device->FindContainingLive(ptr);
     if (inside) {
@@ -151,6 +165,21 @@ void RecordCopy(const CopyPlan& plan, const CheckedSides& sides, Stream* stream,
 }
 
 // Runs `task` synchronously on the executor device's copy queue, or on `stream` if async.
+// An async copy from pageable host memory (not from aclrtMallocHost / aclrtHostRegister) copies
+// its source at enqueue, as CUDA stages pageable memory: the caller may free or reuse the buffer
+// as soon as the call returns (docs/errors.md, "Hostile input"). Pinned memory is read when the
+// task runs, as CANN requires of it.
+void StagePageableSource(Runtime& runtime, const CopyPlan& plan, driver::Task* task) {
+  if (plan.dir != driver::CopyDir::kHostToDevice) return;
+  const bool two_d = task->kind == driver::TaskKind::kMemcpy2d;
+  const size_t span = two_d ? task->spitch * (task->height - 1) + task->width : task->bytes;
+  if (runtime.host_memory().Find(task->src, span)) return;
+  auto staged = std::make_shared<std::vector<uint8_t>>(
+      static_cast<const uint8_t*>(task->src), static_cast<const uint8_t*>(task->src) + span);
+  task->src = staged->data();
+  task->keep_alive = std::move(staged);
+}
+
 Status Execute(Runtime& runtime, const CopyPlan& plan, driver::Task task, const void* stream,
                bool async) {
   task.dir = plan.dir;
@@ -175,6 +204,7 @@ Status Execute(Runtime& runtime, const CopyPlan& plan, driver::Task task, const 
                  "{}: stream belongs to device {}, dst is memory of device {}", task.label,
                  device->id(), plan.dst_device->id());
     }
+    StagePageableSource(runtime, plan, &task);
     if (!checking) return Submit(**target, std::move(task));
     uint64_t task_id = 0;
     ACLSIM_RETURN_IF_ERROR(Submit(**target, std::move(task), &task_id));
@@ -285,6 +315,15 @@ Status SubmitMemset(Runtime& runtime, void* dst, size_t count, int value, uint8_
                     const char* what, const char* label, const void* stream, bool async) {
   auto device = ResolveSide(runtime, dst, count, what);
   if (!device.ok()) return device.status();
+  // A memset writes only memory aclsim knows: a live device allocation, or host memory from
+  // aclrtMallocHost / aclrtHostRegister. Any other pointer (the caller's malloc or stack, an
+  // unmapped address) is refused, as aclrtMemcpy refuses a device range it cannot find.
+  if (!*device && !runtime.host_memory().Find(dst, std::max<size_t>(count, 1))) {
+    return Err(StatusCode::kInvalidParam,
+               "{} {} (+{} bytes) is neither device memory (aclrtMalloc) nor host memory from "
+               "aclrtMallocHost or aclrtHostRegister",
+               what, dst, count);
+  }
   if (count == 0) return Status::Ok();
   CopyPlan plan;
   plan.dst_device = *device;

@@ -294,6 +294,7 @@ void Device::Release(bool force) {
                       leak.base, leak.api);
     }
   }
+  ipc_shares_.Clear();  // retired IPC blocks go with the rest, not as leaks: see below
   for (const Allocation& leak : memory_.ReleaseAll()) {
     ACLSIM_LOG_WARN(dfx::Module::kRuntime,
                     "device {} reset: leaked {} bytes at {} (allocated by {})", id_, leak.size,

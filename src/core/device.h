@@ -24,6 +24,7 @@
 #include "common/status.h"
 #include "core/attachments.h"
 #include "core/caching_allocator.h"
+#include "core/ipc_shares.h"
 #include "core/objects.h"
 #include "driver/driver.h"
 
@@ -72,6 +73,16 @@ class Device : public std::enable_shared_from_this<Device> {
   CachingAllocator& memory() { return memory_; }
   // Ranges mapped by aclrtMapMem (virtual memory management, src/feature/vmm.h).
   MemoryTable& mapped() { return mapped_; }
+  // True while an allocation must go through the backend's CheckAllocation (fault injection
+  // armed, or the device was lost): aclrtMalloc's fast path then steps aside. Set by the runtime.
+  bool allocations_checked() const {
+    return allocations_checked_ != nullptr && allocations_checked_->load(std::memory_order_relaxed);
+  }
+  void set_allocations_checked(std::shared_ptr<const std::atomic<bool>> flag) {
+    allocations_checked_ = std::move(flag);
+  }
+  // Allocations exported by IPC and the retired ones (core/ipc_shares.h).
+  IpcShares& ipc_shares() { return ipc_shares_; }
   // The backend's page pools and task fences, for further allocators on this device.
   SegmentSource& segments() { return *segments_; }
   // Further allocators of this device (memory pools): their allocations are live device
@@ -135,6 +146,8 @@ class Device : public std::enable_shared_from_this<Device> {
   std::unique_ptr<SegmentSource> segments_;  // the backend's page pools and task fences
   CachingAllocator memory_;
   MemoryTable mapped_;
+  IpcShares ipc_shares_;
+  std::shared_ptr<const std::atomic<bool>> allocations_checked_;
   std::mutex heaps_mu_;
   std::vector<std::shared_ptr<CachingAllocator>> heaps_;
   int refs_ = 0;

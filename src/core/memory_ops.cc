@@ -113,6 +113,9 @@ Result<void*> DeviceMalloc(Runtime& runtime, size_t size, uint32_t policy, const
     return Err(StatusCode::kDeviceOom, "cannot allocate {} bytes of device memory", size);
   }
   const size_t bytes = RoundedSize(size, rounding);
+  // Fault injection and a lost device see every allocation, also one the cache would serve.
+  ACLSIM_ASSIGN_OR_RETURN(auto backend, device->backend());
+  ACLSIM_RETURN_IF_ERROR(backend->CheckAllocation(size));
   const Allocation info = Record(size, policy, api);
   CachingAllocator& heap = device->memory();
   Result<void*> ptr = heap.Allocate(pool, page, bytes, info);
@@ -144,23 +147,47 @@ void* TryDeviceMallocCached(size_t size, uint32_t policy, const char* api, SizeR
     return nullptr;
   }
   Device* device = Runtime::CurrentDeviceIfCached();
-  if (device == nullptr) return nullptr;
+  if (device == nullptr || device->allocations_checked()) return nullptr;
   return device->memory().TryAllocateCached(driver::MemPool::kHbm, driver::PageSize::k4K,
                                             RoundedSize(size, rounding), Record(size, policy, api));
 }
 
 bool TryDeviceFree(void* ptr) {
   if (ptr == nullptr || MemoryChecker::On() || dfx::prof::Profiler::Active()) return false;
-  // Memory of the current device (DeviceFree finds the device of any other address).
+  // Memory of the current device (DeviceFree finds the device of any other address; and
+  // frees blocks of a device that exported some by IPC).
   Device* device = Runtime::CurrentDeviceIfCached();
-  return device != nullptr && device->Covers(ptr, 1) && device->memory().TryFree(ptr);
+  return device != nullptr && !device->ipc_shares().any() && device->Covers(ptr, 1) &&
+         device->memory().TryFree(ptr);
 }
+
+namespace {
+
+// aclrtFree of a block exported by IPC: retired (core/ipc_shares.h), and with the last exported
+// block of its segment, the segment unshared and its retired blocks freed.
+Status FreeExported(Device& device, const IpcShares::FreePlan& plan, void* ptr) {
+  if (plan.already_freed) {
+    return Err(StatusCode::kMemoryFree, "{} was already freed (it was exported by IPC)", ptr);
+  }
+  if (plan.release.empty()) return Status::Ok();  // another block of its segment is exported
+  ACLSIM_ASSIGN_OR_RETURN(auto backend, device.backend());
+  device.segments().WaitIdle();  // no task writes the pages while they move
+  ACLSIM_RETURN_IF_ERROR(backend->UnshareRange(reinterpret_cast<const void*>(plan.segment)));
+  for (void* block : plan.release) ACLSIM_RETURN_IF_ERROR(device.memory().Free(block).status());
+  return Status::Ok();
+}
+
+}  // namespace
 
 Status DeviceFree(Runtime& runtime, void* ptr, FreeOrder order) {
   if (ptr == nullptr) return Err(StatusCode::kInvalidParam, "devPtr must not be NULL");
   Device* device = runtime.DeviceOfAddressPtr(ptr, 1);
   if (device == nullptr) {
     return Err(StatusCode::kMemoryFree, "{} is not device memory of any set device", ptr);
+  }
+  if (device->ipc_shares().any()) {
+    const IpcShares::FreePlan plan = device->ipc_shares().OnFree(ptr);
+    if (plan.exported) return FreeExported(*device, plan, ptr);
   }
   auto freed = device->memory().Free(ptr);
   if (!freed.ok()) return freed.status();

@@ -57,7 +57,11 @@ uint64_t ReportHub::ThreadOf(const void* stream_key) const {
 void ReportHub::Post(uint64_t thread_id, const void* stream_key, std::function<void()> run) {
   {
     std::lock_guard<std::mutex> lock(mu_);
-    queues_[thread_id].push_back(Pending{stream_key, std::move(run)});
+    if (closed_) {
+      closing_.push_back(std::move(run));
+    } else {
+      queues_[thread_id].push_back(Pending{stream_key, std::move(run)});
+    }
   }
   cv_.notify_all();
 }
@@ -73,12 +77,17 @@ Status ReportHub::Process(int32_t timeout_ms) {
     }
     auto has_work = [&] {
       auto it = queues_.find(self);
-      return it == queues_.end() || !it->second.empty();
+      return closed_ || it == queues_.end() || !it->second.empty();
     };
     if (timeout_ms < 0) {
       cv_.wait(lock, has_work);
     } else if (!cv_.wait_for(lock, std::chrono::milliseconds(timeout_ms), has_work)) {
       return Err(StatusCode::kWaitTimeout, "no callback arrived within {} ms", timeout_ms);
+    }
+    if (closed_) {
+      return Err(StatusCode::kUninitialized,
+                 "aclFinalize ran while this thread waited: the callbacks still pending were run "
+                 "by the runtime; end the report thread");
     }
     auto it = queues_.find(self);
     if (it == queues_.end()) {
@@ -102,5 +111,53 @@ void ReportHub::Drain() {
   cv_.notify_all();
   for (auto& run : all) run();
 }
+
+void ReportHub::BeginClose() {
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    if (closed_) return;
+    closed_ = true;
+    stopping_ = false;
+    for (auto& entry : queues_) {
+      for (auto& pending : entry.second) closing_.push_back(std::move(pending.run));
+      entry.second.clear();
+    }
+    closer_ = std::thread([this] { RunClosed(); });
+  }
+  cv_.notify_all();
+}
+
+void ReportHub::RunClosed() {
+  std::unique_lock<std::mutex> lock(mu_);
+  for (;;) {
+    cv_.wait(lock, [this] { return stopping_ || !closing_.empty(); });
+    if (closing_.empty()) return;  // stopping, and nothing left
+    std::function<void()> run = std::move(closing_.front());
+    closing_.pop_front();
+    lock.unlock();
+    run();
+    lock.lock();
+  }
+}
+
+void ReportHub::EndClose() {
+  std::thread closer;
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    stopping_ = true;
+    closer = std::move(closer_);
+  }
+  cv_.notify_all();
+  if (closer.joinable()) closer.join();
+  std::vector<std::function<void()>> left;  // posted after the thread ended
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    for (auto& run : closing_) left.push_back(std::move(run));
+    closing_.clear();
+  }
+  for (auto& run : left) run();
+}
+
+ReportHub::~ReportHub() { EndClose(); }
 
 }  // namespace aclsim::core

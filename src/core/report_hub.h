@@ -14,6 +14,7 @@
 #include <functional>
 #include <map>
 #include <mutex>
+#include <thread>
 
 #include "common/status.h"
 
@@ -40,15 +41,31 @@ class ReportHub {
   // Runs everything still queued (finalize), so no stream waits on a callback forever.
   void Drain();
 
+  // Teardown (aclFinalize, the runtime's end). From BeginClose on, callbacks no longer wait for
+  // report threads: those queued and those the streams reach while their devices are released
+  // run on a thread of the hub, in order, and aclrtProcessReport returns kUninitialized at once
+  // (also to a thread already waiting in it). EndClose runs what is left and joins that thread.
+  // Both may be called more than once.
+  void BeginClose();
+  void EndClose();
+
+  ~ReportHub();
+
  private:
   struct Pending {
     const void* stream_key;
     std::function<void()> run;
   };
+  void RunClosed();  // the closing thread's loop
+
   mutable std::mutex mu_;
   std::condition_variable cv_;
   std::map<const void*, uint64_t> stream_thread_;
   std::map<uint64_t, std::deque<Pending>> queues_;
+  bool closed_ = false;
+  bool stopping_ = false;
+  std::deque<std::function<void()>> closing_;
+  std::thread closer_;
 };
 
 }  // namespace aclsim::core

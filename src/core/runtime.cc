@@ -82,7 +82,13 @@ Status Runtime::Init(const char* config_path) {
   auto config = LoadRuntimeConfig(config_path);
   if (!config.ok()) return config.status();
   auto driver = driver::DriverRegistry::Global().Create(config->driver, config->backend);
-  if (!driver.ok()) return driver.status();
+  if (!driver.ok()) {
+    // A backend option out of range or of the wrong type is a configuration error
+    // (docs/errors.md): the "aclsim" key of the file, or the ACLSIM_* variable under it.
+    if (driver.status().code() != StatusCode::kInvalidParam) return driver.status();
+    return Err(StatusCode::kParseFile, "configuration (\"aclsim\" key or ACLSIM_* variable): {}",
+               driver.status().message());
+  }
   dfx::SetErrMsgMode(config->err_msg_mode);
   auto runtime = std::make_shared<Runtime>(std::move(*config), std::move(*driver));
   // The config's "dump" key (aclmdlSetDump's format) switches the data dump on.
@@ -108,9 +114,13 @@ Status Runtime::Finalize() {
   if (!runtime) {
     return Err(StatusCode::kRepeatFinalize, "aclFinalize without a successful aclInit");
   }
-  runtime->reports().Drain();
-  runtime->host_funcs().Drain();
+  // Pending callbacks are delivered, not waited for: queued ones and those the streams reach
+  // while their devices drain run on the hubs' own threads (core/report_hub.h).
+  runtime->reports().BeginClose();
+  runtime->host_funcs().BeginClose();
   for (const auto& device : runtime->OpenedDevices()) device->Release(/*force=*/false);
+  runtime->reports().EndClose();
+  runtime->host_funcs().EndClose();
   runtime->attachments().Clear();  // threads may still hold the object: its state ends here
   return Status::Ok();
 }
@@ -154,9 +164,11 @@ Runtime::Runtime(RuntimeConfig config, std::unique_ptr<driver::Driver> driver)
 }
 
 Runtime::~Runtime() {
-  reports_.Drain();
-  host_funcs_.Drain();
+  reports_.BeginClose();
+  host_funcs_.BeginClose();
   for (const auto& device : OpenedDevices()) device->Release(/*force=*/true);
+  reports_.EndClose();
+  host_funcs_.EndClose();
   // aclFinalize releases aclrtMallocHost memory the application did not free (memory
   // registered with aclrtHostRegister stays the application's).
   for (const auto& [address, allocation] : host_memory_.TakeAll()) {
@@ -187,16 +199,21 @@ Result<std::shared_ptr<Device>> Runtime::OpenLocked(int32_t id,
   ACLSIM_RETURN_IF_ERROR(driver_->OpenDevice(PhysicalId(id), &backend));
   ExceptionHub* hub = &exceptions_;
   auto monitor = std::make_shared<DeviceMonitor>(id, backend->props(), dfx::LogRootFromEnv());
-  backend->SetFailureHandler([hub, id, monitor](const driver::TaskFailure& failure) {
-    monitor->OnTaskFailure(failure);
-    ExceptionRecord record;
-    record.task_id = static_cast<uint32_t>(failure.task_id);
-    record.stream_id = failure.queue;
-    record.device_id = static_cast<uint32_t>(id);
-    record.error_code = failure.error_code;
-    record.message = failure.message;
-    hub->Report(record);
-  });
+  // Allocations bypass the backend's CheckAllocation on aclrtMalloc's fast path unless faults
+  // are armed; a device loss arms it too, so every later allocation fails as documented.
+  auto allocations_checked = std::make_shared<std::atomic<bool>>(backend->AllocationFaultsArmed());
+  backend->SetFailureHandler(
+      [hub, id, monitor, allocations_checked](const driver::TaskFailure& failure) {
+        if (failure.error_code == driver::kDeviceLostCode) allocations_checked->store(true);
+        monitor->OnTaskFailure(failure);
+        ExceptionRecord record;
+        record.task_id = static_cast<uint32_t>(failure.task_id);
+        record.stream_id = failure.queue;
+        record.device_id = static_cast<uint32_t>(id);
+        record.error_code = failure.error_code;
+        record.message = failure.message;
+        hub->Report(record);
+      });
   backend->SetTaskTracer([profile = MakeTaskTracer(static_cast<uint32_t>(id)),
                           monitor](const driver::TaskTrace& trace) {
     profile(trace);
@@ -212,6 +229,7 @@ Result<std::shared_ptr<Device>> Runtime::OpenLocked(int32_t id,
   }
   const driver::Device* raw_backend = backend.get();
   auto device = std::make_shared<Device>(id, PhysicalId(id), std::move(backend));
+  device->set_allocations_checked(allocations_checked);
   device->set_op_execute_timeout_ns(op_execute_timeout_us_.load() * 1000);
   monitor->OnOpen(raw_backend);
   device->set_monitor(monitor);

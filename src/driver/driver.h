@@ -136,6 +136,13 @@ class Device {
   virtual DeviceCounters Counters() const { return {}; }
 
   // --- memory -----------------------------------------------------------------------
+  // Called once per allocation the program asks for (every aclrtMalloc* path, the runtime's own
+  // model and pool buffers, aclrtMallocPhysical) before any memory is taken: a backend's fault
+  // injection fails the Nth with kDeviceOom; a lost device fails them all.
+  virtual Status CheckAllocation(size_t bytes) { return Health(); }
+  // True if CheckAllocation may fail for a reason other than a device loss (fault injection
+  // armed): then every allocation must reach it (no fast path around it).
+  virtual bool AllocationFaultsArmed() const { return false; }
   // Allocates `bytes` (rounded up to the page size) from `pool`; *addr receives an address
   // aligned to at least the page size. Fails with kDeviceOom when the pool is exhausted.
   virtual Status AllocPhysical(MemPool pool, PageSize page, size_t bytes, void** addr) = 0;
@@ -181,6 +188,11 @@ class Device {
   // offset in it and the file's size. Idempotent; freeing the allocation ends the sharing.
   virtual Status ShareRange(const void* addr, size_t bytes, int* fd, size_t* offset,
                             size_t* file_bytes) = 0;
+  // Ends the sharing of the allocation holding `addr` while it stays allocated: its addresses
+  // get private pages with the same contents, and importers keep the shared pages they mapped,
+  // so they never see what the addresses hold next. No-op if it is not shared. The caller
+  // makes sure no task touches the allocation meanwhile.
+  virtual Status UnshareRange(const void* addr) = 0;
   virtual Status ImportPhysical(int fd, size_t bytes, PageSize page, uint64_t* handle) = 0;
   // Fences for reusing memory freed while tasks run (the core's caching allocator). A fence
   // taken now is 0 if no task of the device is in flight, else the id of the last task

@@ -9,6 +9,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -178,6 +179,9 @@ struct Task {
   int value = 0;            // kMemset byte value, or the 32-bit pattern when value_bytes is 4
   uint8_t value_bytes = 1;  // kMemset: 1 (bytes) or 4 (32-bit elements; bytes % 4 == 0)
   CopyDir dir = CopyDir::kHostToDevice;
+  // What the task owns until it is destroyed: an async copy's staged source (the core copies
+  // pageable host memory at enqueue, so `src` points into this).
+  std::shared_ptr<const void> keep_alive;
 
   // kEventRecord / kEventWait / kEventReset
   uint32_t event = 0;

@@ -93,6 +93,8 @@ Status IpcExport(core::Runtime& runtime, void* ptr, size_t size, char* key, size
   int fd = -1;
   size_t offset = 0, file_bytes = 0;
   ACLSIM_RETURN_IF_ERROR(backend->ShareRange(ptr, size, &fd, &offset, &file_bytes));
+  // Freeing it now retires it until its segment is unshared (core/ipc_shares.h).
+  device->ipc_shares().Exported(allocation->base, reinterpret_cast<uintptr_t>(ptr) - offset);
   const std::string text = fmt::format("aclsim-ipc:{}:{}:{}:{}", getpid(), fd, offset, size);
   if (len <= text.size()) {
     return Err(StatusCode::kInvalidParam, "len {} is too small for the key ({} bytes with NUL)",

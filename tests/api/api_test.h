@@ -75,6 +75,18 @@ inline ::testing::AssertionResult RecentErrorNames(const char* function) {
 
 namespace acltest {
 
+// Properties of pinned HBM for aclrtMallocPhysical on `device` (2 MiB pages by default).
+inline aclrtPhysicalMemProp HbmPhysicalProp(int32_t device = 0,
+                                            aclrtMemAttr attr = ACL_HBM_MEM_HUGE) {
+  aclrtPhysicalMemProp prop = {};
+  prop.handleType = ACL_MEM_HANDLE_TYPE_NONE;
+  prop.allocationType = ACL_MEM_ALLOCATION_TYPE_PINNED;
+  prop.memAttr = attr;
+  prop.location.id = static_cast<uint32_t>(device);
+  prop.location.type = ACL_MEM_LOCATION_TYPE_DEVICE;
+  return prop;
+}
+
 // A one-shot gate: host functions block in Wait() until the test calls Release().
 class Latch {
  public:

@@ -14,15 +14,7 @@ using acltest::AclTest;
 
 constexpr int kBadParam = ACL_ERROR_INVALID_PARAM;
 
-aclrtPhysicalMemProp HbmProp(int32_t device = 0) {
-  aclrtPhysicalMemProp prop = {};
-  prop.handleType = ACL_MEM_HANDLE_TYPE_NONE;
-  prop.allocationType = ACL_MEM_ALLOCATION_TYPE_PINNED;
-  prop.memAttr = ACL_HBM_MEM_HUGE;
-  prop.location.id = static_cast<uint32_t>(device);
-  prop.location.type = ACL_MEM_LOCATION_TYPE_DEVICE;
-  return prop;
-}
+aclrtPhysicalMemProp HbmProp(int32_t device = 0) { return acltest::HbmPhysicalProp(device); }
 
 size_t Granularity() {
   aclrtPhysicalMemProp prop = HbmProp();

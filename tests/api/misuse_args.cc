@@ -136,12 +136,7 @@ void* Create(Kind kind, void* dev) {
       return aclrtMemPoolCreate(&pool, &props) == ACL_SUCCESS ? pool : nullptr;
     }
     case Kind::kPhysicalMem: {
-      aclrtPhysicalMemProp prop = {};
-      prop.handleType = ACL_MEM_HANDLE_TYPE_NONE;
-      prop.allocationType = ACL_MEM_ALLOCATION_TYPE_PINNED;
-      prop.memAttr = ACL_HBM_MEM_HUGE;
-      prop.location.id = 0;
-      prop.location.type = ACL_MEM_LOCATION_TYPE_DEVICE;
+      const aclrtPhysicalMemProp prop = acltest::HbmPhysicalProp();
       aclrtDrvMemHandle handle = nullptr;
       return aclrtMallocPhysical(&handle, 2u << 20, &prop, 0) == ACL_SUCCESS ? handle : nullptr;
     }

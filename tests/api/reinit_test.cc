@@ -80,12 +80,7 @@ TEST_F(AclTest, ManagedAdviceEndsWithTheInitThatGaveIt) {
 }
 
 TEST_F(AclTest, VmmAccessFlagsEndWithTheInitThatSetThem) {
-  aclrtPhysicalMemProp prop = {};
-  prop.handleType = ACL_MEM_HANDLE_TYPE_NONE;
-  prop.allocationType = ACL_MEM_ALLOCATION_TYPE_PINNED;
-  prop.memAttr = ACL_HBM_MEM_HUGE;
-  prop.location.id = 0;
-  prop.location.type = ACL_MEM_LOCATION_TYPE_DEVICE;
+  aclrtPhysicalMemProp prop = acltest::HbmPhysicalProp();
   size_t g = 0;
   ASSERT_ACL_OK(aclrtMemGetAllocationGranularity(&prop, ACL_RT_MEM_ALLOC_GRANULARITY_MINIMUM, &g));
   aclrtMemLocation host = {0, ACL_MEM_LOCATION_TYPE_HOST};

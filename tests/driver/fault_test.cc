@@ -1,7 +1,7 @@
 // Fault injection (IREE's CTS habit: faults through backend options, not mocks). The option
 // names are the sim backends' (sim/backend_config.h); a backend that does not inject faults
 // is left out of this suite's instantiation.
-//   fault_fail_alloc N        the device's Nth AllocPhysical fails with kDeviceOom
+//   fault_fail_alloc N        the device's Nth CheckAllocation / CreatePhysical fails (kDeviceOom)
 //   fault_aicore_exception N  the device's Nth kernel fails (507015) instead of executing
 //   fault_slow_dma e:f        tasks on DMA engine e take f times longer
 //   fault_device_lost N       the device is lost when its task N starts (driver.h)
@@ -27,7 +27,8 @@ TEST_P(FaultTest, NthAllocationFailsWithDeviceOom) {
   for (int i = 1; i <= 5; ++i) {
     SCOPED_TRACE(i);
     void* addr = nullptr;
-    Status status = device->AllocPhysical(MemPool::kHbm, PageSize::k4K, 4096, &addr);
+    Status status = device->CheckAllocation(4096);
+    if (status.ok()) status = device->AllocPhysical(MemPool::kHbm, PageSize::k4K, 4096, &addr);
     if (i == 3) {
       EXPECT_EQ(status.code(), StatusCode::kDeviceOom) << status.message();
     } else {
