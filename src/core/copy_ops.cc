@@ -123,16 +123,18 @@ struct CheckedSides {
   MemoryChecker::Access write{nullptr, 0, true};
 };
 
+// The bytes one side of a copy task spans: pitch x (height - 1) + width for a 2-D copy (checked
+// not to wrap by Memcpy2d), else its byte count.
+size_t SideSpan(const driver::Task& task, size_t pitch) {
+  return task.kind == driver::TaskKind::kMemcpy2d ? pitch * (task.height - 1) + task.width
+                                                  : task.bytes;
+}
+
 CheckedSides SidesOf(const CopyPlan& plan, const driver::Task& task) {
-  const bool two_d = task.kind == driver::TaskKind::kMemcpy2d;
   CheckedSides sides;
-  if (plan.dst_device) {
-    sides.write = {task.dst, two_d ? task.dpitch * (task.height - 1) + task.width : task.bytes,
-                   true};
-  }
+  if (plan.dst_device) sides.write = {task.dst, SideSpan(task, task.dpitch), true};
   if (plan.src_device && task.kind != driver::TaskKind::kMemset) {
-    sides.read = {task.src, two_d ? task.spitch * (task.height - 1) + task.width : task.bytes,
-                  false};
+    sides.read = {task.src, SideSpan(task, task.spitch), false};
   }
   return sides;
 }
@@ -171,8 +173,7 @@ void RecordCopy(const CopyPlan& plan, const CheckedSides& sides, Stream* stream,
 // task runs, as CANN requires of it.
 void StagePageableSource(Runtime& runtime, const CopyPlan& plan, driver::Task* task) {
   if (plan.dir != driver::CopyDir::kHostToDevice) return;
-  const bool two_d = task->kind == driver::TaskKind::kMemcpy2d;
-  const size_t span = two_d ? task->spitch * (task->height - 1) + task->width : task->bytes;
+  const size_t span = SideSpan(*task, task->spitch);
   if (runtime.host_memory().Find(task->src, span)) return;
   auto staged = std::make_shared<std::vector<uint8_t>>(
       static_cast<const uint8_t*>(task->src), static_cast<const uint8_t*>(task->src) + span);

@@ -8,6 +8,8 @@
 #include <type_traits>
 #include <variant>
 
+#include "common/checked_size.h"
+
 namespace aclsim::core {
 
 namespace {
@@ -94,13 +96,10 @@ uint32_t Crc32(const uint8_t* data, size_t size) {
 
 std::optional<uint64_t> CheckedByteSize(const ops::TensorDesc& t) {
   const auto& shape = t.has_storage_layout() && !t.storage_dims.empty() ? t.storage_dims : t.dims;
-  uint64_t bytes = ops::DataTypeSize(t.dtype);
-  if (bytes == 0) return std::nullopt;
-  for (int64_t dim : shape) {
-    if (dim < 0) return std::nullopt;
-    if (__builtin_mul_overflow(bytes, static_cast<uint64_t>(dim), &bytes)) return std::nullopt;
-  }
-  return bytes;
+  const size_t element = ops::DataTypeSize(t.dtype);
+  const auto elements = CheckedProduct(shape.begin(), shape.end());
+  if (element == 0 || !elements) return std::nullopt;
+  return CheckedTensorBytes(*elements, element);
 }
 
 void OmWriter::Str(const std::string& s) {

@@ -45,7 +45,8 @@ inline constexpr size_t kOmMinAttrBytes = 6;
 uint32_t Crc32(const uint8_t* data, size_t size);
 
 // Bytes of a tensor's buffer (storage shape if it has a storage layout, else dims), or
-// nullopt when a dim is unknown, the dtype has no byte size, or the product overflows.
+// nullopt when a dim is unknown, the dtype has no byte size, or the size passes the limit of
+// one tensor (common/checked_size.h).
 std::optional<uint64_t> CheckedByteSize(const ops::TensorDesc& t);
 
 // Appends little-endian values (little-endian hosts only: x86-64, aarch64).

@@ -99,19 +99,6 @@ Status ReportHub::Process(int32_t timeout_ms) {
   return Status::Ok();
 }
 
-void ReportHub::Drain() {
-  std::vector<std::function<void()>> all;
-  {
-    std::lock_guard<std::mutex> lock(mu_);
-    for (auto& entry : queues_) {
-      for (auto& pending : entry.second) all.push_back(std::move(pending.run));
-      entry.second.clear();
-    }
-  }
-  cv_.notify_all();
-  for (auto& run : all) run();
-}
-
 void ReportHub::BeginClose() {
   {
     std::lock_guard<std::mutex> lock(mu_);

@@ -38,9 +38,6 @@ class ReportHub {
   // for the first one. kThreadNotSubscribe if the thread has no stream; kWaitTimeout when
   // nothing arrived in time.
   Status Process(int32_t timeout_ms);
-  // Runs everything still queued (finalize), so no stream waits on a callback forever.
-  void Drain();
-
   // Teardown (aclFinalize, the runtime's end). From BeginClose on, callbacks no longer wait for
   // report threads: those queued and those the streams reach while their devices are released
   // run on a thread of the hub, in order, and aclrtProcessReport returns kUninitialized at once

@@ -357,6 +357,12 @@ Status OpLibrary::InferShape(OpCall* call) const {
   }
   OpContext ctx(*def, call);
   ctx.SetRanges(in_ranges.value(), out_ranges.value());
+  // The limit of one tensor, with the tensor's name formatted only when it is passed.
+  auto SizeOf = [&](const TensorDesc& desc, auto name) {
+    return TensorSizeFits(desc)
+               ? Status::Ok()
+               : CheckTensorSize(desc, fmt::format("op {}: {}", call->type, name()));
+  };
 
   bool shapes_known = true;
   for (size_t arg = 0; arg < def->inputs.size(); ++arg) {
@@ -378,8 +384,7 @@ Status OpLibrary::InferShape(OpCall* call) const {
         return Err(StatusCode::kOpInputNotMatch, "op {}: {} has data type {}; the op accepts {}",
                    call->type, ctx.InputName(i), DataTypeName(desc.dtype), DtypeList(allowed));
       }
-      ACLSIM_RETURN_IF_ERROR(
-          CheckTensorSize(desc, fmt::format("op {}: {}", call->type, ctx.InputName(i))));
+      ACLSIM_RETURN_IF_ERROR(SizeOf(desc, [&] { return ctx.InputName(i); }));
       if (desc.has_storage_layout()) {
         auto storage = StorageDims(desc.format, desc.dims, desc.dtype, desc.storage_format);
         if (!storage.ok()) {
@@ -394,8 +399,7 @@ Status OpLibrary::InferShape(OpCall* call) const {
                      FormatName(desc.storage_format), FormatName(desc.format), Dims(desc.dims),
                      Dims(storage.value()));
         }
-        ACLSIM_RETURN_IF_ERROR(
-            CheckTensorSize(desc, fmt::format("op {}: {}", call->type, ctx.InputName(i))));
+        ACLSIM_RETURN_IF_ERROR(SizeOf(desc, [&] { return ctx.InputName(i); }));
       }
       shapes_known &= desc.shape_known();
     }
@@ -425,8 +429,7 @@ Status OpLibrary::InferShape(OpCall* call) const {
                    "attributes are out of range",
                    call->type, ctx.OutputName(i), Dims(out.dims));
       }
-      ACLSIM_RETURN_IF_ERROR(
-          CheckTensorSize(out, fmt::format("op {}: {}", call->type, ctx.OutputName(i))));
+      ACLSIM_RETURN_IF_ERROR(SizeOf(out, [&] { return ctx.OutputName(i); }));
       const auto& allowed = def->outputs[arg].dtypes;
       if (!allowed.empty() &&
           std::find(allowed.begin(), allowed.end(), out.dtype) == allowed.end()) {
@@ -460,8 +463,7 @@ Status OpLibrary::InferShape(OpCall* call) const {
                      storage.status().message());
         }
         out.storage_dims = storage.value();
-        ACLSIM_RETURN_IF_ERROR(
-            CheckTensorSize(out, fmt::format("op {}: {}", call->type, ctx.OutputName(i))));
+        ACLSIM_RETURN_IF_ERROR(SizeOf(out, [&] { return ctx.OutputName(i); }));
       }
     }
   }

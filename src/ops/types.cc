@@ -210,23 +210,32 @@ size_t TensorDesc::ByteSize() const {
   return bytes ? static_cast<size_t>(*bytes) : SIZE_MAX;
 }
 
+namespace {
+
+// Known dims within the limit of one tensor (unknown ones are checked once known).
+bool DimsFit(const std::vector<int64_t>& dims, DataType dtype) {
+  for (int64_t dim : dims) {
+    if (dim < 0) return true;
+  }
+  const auto elements = CheckedProduct(dims.begin(), dims.end());
+  return elements && CheckedTensorBytes(*elements, DataTypeSize(dtype));
+}
+
+}  // namespace
+
+bool TensorSizeFits(const TensorDesc& desc) {
+  return DimsFit(desc.dims, desc.dtype) &&
+         (desc.storage_dims.empty() || DimsFit(desc.storage_dims, desc.dtype));
+}
+
 Status CheckTensorSize(const TensorDesc& desc, std::string_view what) {
-  const auto check = [&](const std::vector<int64_t>& dims, const char* which) -> Status {
-    for (int64_t dim : dims) {
-      if (dim < 0) return Status::Ok();  // unknown: checked once known
-    }
-    const auto elements = CheckedProduct(dims.begin(), dims.end());
-    if (!elements || !CheckedTensorBytes(*elements, DataTypeSize(desc.dtype))) {
-      return Err(StatusCode::kInvalidParam,
-                 "{} {} [{}] of {} is too large: its element count or byte size exceeds 2^48 "
-                 "(aclsim's limit of one tensor, 256 TiB) or does not fit in 64 bits",
-                 what, which, fmt::join(dims, ", "), DataTypeName(desc.dtype));
-    }
-    return Status::Ok();
-  };
-  ACLSIM_RETURN_IF_ERROR(check(desc.dims, "shape"));
-  if (!desc.storage_dims.empty()) {
-    ACLSIM_RETURN_IF_ERROR(check(desc.storage_dims, "storage shape"));
+  for (const auto* shape : {&desc.dims, &desc.storage_dims}) {
+    if (DimsFit(*shape, desc.dtype)) continue;
+    return Err(StatusCode::kInvalidParam,
+               "{} {} [{}] of {} is too large: its element count or byte size exceeds 2^48 "
+               "(aclsim's limit of one tensor, 256 TiB) or does not fit in 64 bits",
+               what, shape == &desc.dims ? "shape" : "storage shape", fmt::join(*shape, ", "),
+               DataTypeName(desc.dtype));
   }
   return Status::Ok();
 }

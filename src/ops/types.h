@@ -117,6 +117,8 @@ struct TensorDesc {
 // output passes it, so ElementCount and ByteSize of an accepted descriptor never saturate. `what`
 // names the tensor.
 Status CheckTensorSize(const TensorDesc& desc, std::string_view what);
+// CheckTensorSize's verdict alone (no message: for hot paths that name the tensor on failure).
+bool TensorSizeFits(const TensorDesc& desc);
 
 // Field-by-field equality (every field selects the kernel a call compiles to).
 bool operator==(const TensorDesc& a, const TensorDesc& b);
