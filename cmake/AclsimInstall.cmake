@@ -16,7 +16,8 @@
 #   version.info in runtime/, compiler/, opp/; version.cfg in <version>/
 set(ACLSIM_LIBDIR lib64)  # below <arch>-linux (ascendcl.pc, ascendclConfig.cmake)
 
-install(DIRECTORY ${CMAKE_SOURCE_DIR}/include/acl DESTINATION ${ACLSIM_INSTALL_INCLUDEDIR})
+install(DIRECTORY ${CMAKE_SOURCE_DIR}/include/acl ${CMAKE_SOURCE_DIR}/include/aclnn
+                  ${CMAKE_SOURCE_DIR}/include/aclnnop DESTINATION ${ACLSIM_INSTALL_INCLUDEDIR})
 install(TARGETS ascendcl LIBRARY DESTINATION ${ACLSIM_INSTALL_LIBDIR})
 
 set(_aclsim_libs ascendcl ${ACLSIM_LIBRARY_ALIASES})

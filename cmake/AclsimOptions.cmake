@@ -65,7 +65,9 @@ set(CMAKE_VISIBILITY_INLINES_HIDDEN ON)
 # CANN's other library names; each is a link to libascendcl.so (one runtime per process,
 # whichever names a program links against).
 set(ACLSIM_LIBRARY_ALIASES acl_rt acl_mdl acl_op_executor acl_op_compiler acl_cblas msprofiler
-    acl_dvpp acl_tdt_channel acl_tdt_queue ascend_dump)
+    acl_dvpp acl_tdt_channel acl_tdt_queue ascend_dump
+    nnopbase opapi opapi_math opapi_nn opapi_cv opapi_transformer
+    aclnn_math aclnn_ops_infer aclnn_ops_train aclnn_rand)
 
 # The install is laid out as CANN's toolkit (cmake/AclsimInstall.cmake): the prefix is the
 # toolkit root (/usr/local/Ascend/ascend-toolkit), the files lie in <version>/<arch>-linux/ and

@@ -27,20 +27,21 @@ ALLOWED = {
     "dfx": BASE | {"dfx"},
     "core": BASE | {"ops", "driver", "dfx", "core"},
     "feature": BASE | {"ops", "driver", "dfx", "core", "feature"},
-    "api": BASE | {"acl", "ops", "driver", "dfx", "core", "feature", "api", "manifest"},
+    "api": BASE | {"acl", "aclnn", "aclnnop", "ops", "driver", "dfx", "core", "feature", "api",
+                   "manifest"},
     "convert": BASE | {"ops", "driver", "dfx", "core", "convert"},
     "sim": BASE | {"ops", "driver", "dfx", "sim"},
     "tools": BASE | {"acl", "ops", "driver", "dfx", "core", "feature", "convert", "tools",
                      "manifest"},
-    "public": {"acl", "aclnn", "hccl", "ascendc"},
-    "examples": {"acl", "aclnn", "hccl", "ascendc"},
+    "public": {"acl", "aclnn", "aclnnop", "hccl", "ascendc"},
+    "examples": {"acl", "aclnn", "aclnnop", "hccl", "ascendc"},
 }
 # Tools that show the simulated device itself (its SoC profiles and state).
 SIM_TOOLS = {"npu_smi"}
 # Test code may reach into any layer but api.
 ANYTHING_BUT_API = {"tests", "bench", "fuzz"}
 LAYER_NAMES = {"common", "ops", "driver", "dfx", "core", "feature", "api", "convert", "sim",
-               "acl", "aclnn", "hccl", "ascendc", "tools", "tests", "bench", "fuzz", "lib"}
+               "acl", "aclnn", "aclnnop", "hccl", "ascendc", "tools", "tests", "bench", "fuzz", "lib"}
 # CMake files that must not name the simulator library.
 NO_SIM_LINK = ["src/ops/CMakeLists.txt", "src/core/CMakeLists.txt",
                "src/convert/CMakeLists.txt", "tools/atc/CMakeLists.txt"]

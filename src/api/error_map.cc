@@ -127,6 +127,8 @@ aclError MapCode(StatusCode code) {
       return ACL_ERROR_DUMP_NOT_RUN;
     case StatusCode::kInvalidDumpConfig:
       return ACL_ERROR_INVALID_DUMP_CONFIG;
+    case StatusCode::kNullPointer:
+      return ACL_ERROR_INVALID_PARAM;
     case StatusCode::kInternal:
       return ACL_ERROR_INTERNAL_ERROR;
   }

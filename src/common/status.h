@@ -77,6 +77,7 @@ enum class StatusCode {
   kDumpAlreadyRun,          // dump already on (aclmdlInitDump twice, aclInit "dump" key)
   kDumpNotRun,              // dump not initialised / not started
   kInvalidDumpConfig,       // dump configuration malformed or out of range
+  kNullPointer,             // a required pointer argument is NULL (aclnn: 161001)
   kInternal,                // a bug in aclsim
 };
 

@@ -50,6 +50,22 @@ const char* HandleKindName(HandleKind kind) {
       return "aclrtNotify";
     case HandleKind::kCntNotify:
       return "aclrtCntNotify";
+    case HandleKind::kNnTensor:
+      return "aclTensor";
+    case HandleKind::kNnScalar:
+      return "aclScalar";
+    case HandleKind::kNnIntArray:
+      return "aclIntArray";
+    case HandleKind::kNnFloatArray:
+      return "aclFloatArray";
+    case HandleKind::kNnBoolArray:
+      return "aclBoolArray";
+    case HandleKind::kNnTensorList:
+      return "aclTensorList";
+    case HandleKind::kNnScalarList:
+      return "aclScalarList";
+    case HandleKind::kNnExecutor:
+      return "aclOpExecutor";
     case HandleKind::kOther:
       return "handle";
   }

@@ -55,6 +55,14 @@ enum class HandleKind : uint8_t {
   kProfStepInfo,
   kNotify,
   kCntNotify,
+  kNnTensor,
+  kNnScalar,
+  kNnIntArray,
+  kNnFloatArray,
+  kNnBoolArray,
+  kNnTensorList,
+  kNnScalarList,
+  kNnExecutor,
   kOther,
 };
 

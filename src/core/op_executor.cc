@@ -433,6 +433,11 @@ Status ExecuteOp(Runtime& runtime, Stream& stream, OpLaunch launch,
                       resolved_outputs, dump);
 }
 
+Result<std::shared_ptr<const ops::OpKernel>> CompilePrebuilt(Runtime& runtime, Device& device,
+                                                             const ops::OpCall& call) {
+  return CompileCached(runtime, device, call, /*from_model=*/true);
+}
+
 Status LaunchCompiled(Stream& stream, const std::shared_ptr<const ops::OpKernel>& kernel,
                       const OpBuffer* inputs, size_t num_inputs, const OpBuffer* outputs,
                       size_t num_outputs, const DumpTarget* dump) {

@@ -69,6 +69,11 @@ Status CompileOp(Runtime& runtime, Device& device, ops::OpCall call);
 Status ExecuteOp(Runtime& runtime, Stream& stream, OpLaunch launch,
                  std::vector<ops::TensorDesc>* resolved_outputs, const DumpTarget* dump = nullptr);
 
+// Compiles `call` through the OpCache for an op whose binary is prebuilt (the aclnn operators'
+// kernels): a miss adds kRetileNs (tiling) to the calling thread's clock, not kCompileNs.
+Result<std::shared_ptr<const ops::OpKernel>> CompilePrebuilt(Runtime& runtime, Device& device,
+                                                             const ops::OpCall& call);
+
 // Enqueues a kernel compiled by the caller (the model executor) on `stream`, with the buffers
 // checked against the kernel's descriptors as ExecuteOp checks them. `inputs` has one entry
 // per kernel input ({nullptr, 0} for an omitted optional one), `outputs` one per output.

@@ -1,6 +1,7 @@
 # Checks the dynamic symbol table of libascendcl.so, as issue 2's acceptance does with
 #   nm -D --defined-only <prefix>/lib64/libascendcl.so
-# Every defined symbol must be an ACL function (name starting with "acl", type T), and every
+# Every defined symbol must be an ACL or aclnn function (name starting with "acl", or "Acl" for
+# acl_meta's reserved spellings; type T), and every
 # function of the manifest must be there.
 #
 # cmake -DNM=<nm> -DLIBRARY=<libascendcl.so> -DMANIFEST=<acl_api.def> -DEXPECTED_COUNT=<n>
@@ -26,7 +27,7 @@ foreach(line IN LISTS nm_lines)
     set(type "${CMAKE_MATCH_1}")
     set(name "${CMAKE_MATCH_2}")
     string(REGEX REPLACE "@.*$" "" name "${name}")  # drop symbol versions, if any
-    if(NOT name MATCHES "^acl" OR NOT type STREQUAL "T")
+    if(NOT name MATCHES "^[Aa]cl" OR NOT type STREQUAL "T")
       list(APPEND foreign "${type} ${name}")
     else()
       list(APPEND exported "${name}")

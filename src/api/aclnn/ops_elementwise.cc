@@ -1,0 +1,276 @@
+// First phases of the elementwise aclnn operators (core/nn/ops.h builds them).
+#include "aclnnop/aclnn_abs.h"
+#include "aclnnop/aclnn_add.h"
+#include "aclnnop/aclnn_cast.h"
+#include "aclnnop/aclnn_copy.h"
+#include "aclnnop/aclnn_cos.h"
+#include "aclnnop/aclnn_div.h"
+#include "aclnnop/aclnn_exp.h"
+#include "aclnnop/aclnn_fill_scalar.h"
+#include "aclnnop/aclnn_gelu.h"
+#include "aclnnop/aclnn_gelu_v2.h"
+#include "aclnnop/aclnn_hardsigmoid.h"
+#include "aclnnop/aclnn_hardswish.h"
+#include "aclnnop/aclnn_log.h"
+#include "aclnnop/aclnn_mul.h"
+#include "aclnnop/aclnn_neg.h"
+#include "aclnnop/aclnn_relu.h"
+#include "aclnnop/aclnn_rsqrt.h"
+#include "aclnnop/aclnn_sigmoid.h"
+#include "aclnnop/aclnn_sign.h"
+#include "aclnnop/aclnn_silu.h"
+#include "aclnnop/aclnn_sin.h"
+#include "aclnnop/aclnn_sqrt.h"
+#include "aclnnop/aclnn_sub.h"
+#include "aclnnop/aclnn_tanh.h"
+#include "aclnnop/aclnn_zero.h"
+#include "api/aclnn/nn_call.h"
+#include "core/nn/ops.h"
+
+using aclsim::Result;
+using aclsim::Status;
+namespace nn = aclsim::core::nn;
+namespace api = aclsim::api;
+
+namespace {
+
+// self (op) alpha * other: tensor or scalar other, out or in place (out == nullptr).
+aclnnStatus Arith(const char* api_name, nn::Arith arith, const aclTensor* self,
+                  const aclTensor* other, const aclScalar* other_scalar, bool scalar_form,
+                  const aclScalar* alpha, bool has_alpha, const aclTensor* out, bool in_place,
+                  uint64_t* workspace_size, aclOpExecutor** executor) {
+  return api::FirstPhase(api_name, workspace_size, executor, [&]() -> Result<nn::ExecutorPtr> {
+    api::NnArgs args;
+    ACLSIM_ASSIGN_OR_RETURN(auto x, args.Tensor(self, in_place ? "selfRef" : "self"));
+    const nn::NnTensor* y = nullptr;
+    const nn::NnScalar* y_scalar = nullptr;
+    if (scalar_form) {
+      ACLSIM_ASSIGN_OR_RETURN(y_scalar, args.Scalar(other_scalar, "other"));
+    } else {
+      ACLSIM_ASSIGN_OR_RETURN(y, args.Tensor(other, "other"));
+    }
+    const nn::NnScalar* a = nullptr;
+    if (has_alpha) {
+    ACLSIM_ASSIGN_OR_RETURN(a, args.Scalar(alpha, "alpha"));
+  }
+    const nn::NnTensor* z = nullptr;
+    if (!in_place) {
+    ACLSIM_ASSIGN_OR_RETURN(z, args.Tensor(out, "out"));
+  }
+    return nn::BinaryArith(api_name, arith, x, y, y_scalar, a, z);
+  });
+}
+
+aclnnStatus UnaryCall(const char* api_name, const char* kernel, const aclsim::ops::AttrMap& attrs,
+                      nn::UnaryRule rule, const aclTensor* self, const aclTensor* out,
+                      bool in_place, uint64_t* workspace_size, aclOpExecutor** executor) {
+  return api::FirstPhase(api_name, workspace_size, executor, [&]() -> Result<nn::ExecutorPtr> {
+    api::NnArgs args;
+    ACLSIM_ASSIGN_OR_RETURN(auto x, args.Tensor(self, in_place ? "selfRef" : "self"));
+    const nn::NnTensor* z = nullptr;
+    if (!in_place) {
+    ACLSIM_ASSIGN_OR_RETURN(z, args.Tensor(out, "out"));
+  }
+    return nn::Unary(api_name, kernel, attrs, rule, x, z);
+  });
+}
+
+constexpr auto kSame = nn::UnaryRule::kSame;
+constexpr auto kFloat = nn::UnaryRule::kFloatOut;
+
+}  // namespace
+
+extern "C" {
+
+// ---- arithmetic ----
+aclnnStatus aclnnAddGetWorkspaceSize(const aclTensor* self, const aclTensor* other,
+                                     const aclScalar* alpha, aclTensor* out,
+                                     uint64_t* workspaceSize, aclOpExecutor** executor) {
+  return Arith(__func__, nn::Arith::kAdd, self, other, nullptr, false, alpha, true, out, false,
+               workspaceSize, executor);
+}
+aclnnStatus aclnnAddsGetWorkspaceSize(const aclTensor* self, const aclScalar* other,
+                                      const aclScalar* alpha, aclTensor* out,
+                                      uint64_t* workspaceSize, aclOpExecutor** executor) {
+  return Arith(__func__, nn::Arith::kAdd, self, nullptr, other, true, alpha, true, out, false,
+               workspaceSize, executor);
+}
+aclnnStatus aclnnInplaceAddGetWorkspaceSize(const aclTensor* selfRef, const aclTensor* other,
+                                            const aclScalar* alpha, uint64_t* workspaceSize,
+                                            aclOpExecutor** executor) {
+  return Arith(__func__, nn::Arith::kAdd, selfRef, other, nullptr, false, alpha, true, nullptr,
+               true, workspaceSize, executor);
+}
+aclnnStatus aclnnInplaceAddsGetWorkspaceSize(const aclTensor* selfRef, const aclScalar* other,
+                                             const aclScalar* alpha, uint64_t* workspaceSize,
+                                             aclOpExecutor** executor) {
+  return Arith(__func__, nn::Arith::kAdd, selfRef, nullptr, other, true, alpha, true, nullptr,
+               true, workspaceSize, executor);
+}
+aclnnStatus aclnnSubGetWorkspaceSize(const aclTensor* self, const aclTensor* other,
+                                     const aclScalar* alpha, aclTensor* out,
+                                     uint64_t* workspaceSize, aclOpExecutor** executor) {
+  return Arith(__func__, nn::Arith::kSub, self, other, nullptr, false, alpha, true, out, false,
+               workspaceSize, executor);
+}
+aclnnStatus aclnnSubsGetWorkspaceSize(const aclTensor* self, const aclScalar* other,
+                                      const aclScalar* alpha, aclTensor* out,
+                                      uint64_t* workspaceSize, aclOpExecutor** executor) {
+  return Arith(__func__, nn::Arith::kSub, self, nullptr, other, true, alpha, true, out, false,
+               workspaceSize, executor);
+}
+aclnnStatus aclnnInplaceSubGetWorkspaceSize(aclTensor* selfRef, const aclTensor* other,
+                                            const aclScalar* alpha, uint64_t* workspaceSize,
+                                            aclOpExecutor** executor) {
+  return Arith(__func__, nn::Arith::kSub, selfRef, other, nullptr, false, alpha, true, nullptr,
+               true, workspaceSize, executor);
+}
+aclnnStatus aclnnInplaceSubsGetWorkspaceSize(aclTensor* selfRef, const aclScalar* other,
+                                             const aclScalar* alpha, uint64_t* workspaceSize,
+                                             aclOpExecutor** executor) {
+  return Arith(__func__, nn::Arith::kSub, selfRef, nullptr, other, true, alpha, true, nullptr,
+               true, workspaceSize, executor);
+}
+aclnnStatus aclnnMulGetWorkspaceSize(const aclTensor* self, const aclTensor* other, aclTensor* out,
+                                     uint64_t* workspaceSize, aclOpExecutor** executor) {
+  return Arith(__func__, nn::Arith::kMul, self, other, nullptr, false, nullptr, false, out, false,
+               workspaceSize, executor);
+}
+aclnnStatus aclnnMulsGetWorkspaceSize(const aclTensor* self, const aclScalar* other, aclTensor* out,
+                                      uint64_t* workspaceSize, aclOpExecutor** executor) {
+  return Arith(__func__, nn::Arith::kMul, self, nullptr, other, true, nullptr, false, out, false,
+               workspaceSize, executor);
+}
+aclnnStatus aclnnInplaceMulGetWorkspaceSize(aclTensor* selfRef, const aclTensor* other,
+                                            uint64_t* workspaceSize, aclOpExecutor** executor) {
+  return Arith(__func__, nn::Arith::kMul, selfRef, other, nullptr, false, nullptr, false, nullptr,
+               true, workspaceSize, executor);
+}
+aclnnStatus aclnnInplaceMulsGetWorkspaceSize(aclTensor* selfRef, const aclScalar* other,
+                                             uint64_t* workspaceSize, aclOpExecutor** executor) {
+  return Arith(__func__, nn::Arith::kMul, selfRef, nullptr, other, true, nullptr, false, nullptr,
+               true, workspaceSize, executor);
+}
+aclnnStatus aclnnDivGetWorkspaceSize(const aclTensor* self, const aclTensor* other, aclTensor* out,
+                                     uint64_t* workspaceSize, aclOpExecutor** executor) {
+  return Arith(__func__, nn::Arith::kDiv, self, other, nullptr, false, nullptr, false, out, false,
+               workspaceSize, executor);
+}
+aclnnStatus aclnnDivsGetWorkspaceSize(const aclTensor* self, const aclScalar* other, aclTensor* out,
+                                      uint64_t* workspaceSize, aclOpExecutor** executor) {
+  return Arith(__func__, nn::Arith::kDiv, self, nullptr, other, true, nullptr, false, out, false,
+               workspaceSize, executor);
+}
+aclnnStatus aclnnInplaceDivGetWorkspaceSize(aclTensor* selfRef, const aclTensor* other,
+                                            uint64_t* workspaceSize, aclOpExecutor** executor) {
+  return Arith(__func__, nn::Arith::kDiv, selfRef, other, nullptr, false, nullptr, false, nullptr,
+               true, workspaceSize, executor);
+}
+aclnnStatus aclnnInplaceDivsGetWorkspaceSize(aclTensor* selfRef, const aclScalar* other,
+                                             uint64_t* workspaceSize, aclOpExecutor** executor) {
+  return Arith(__func__, nn::Arith::kDiv, selfRef, nullptr, other, true, nullptr, false, nullptr,
+               true, workspaceSize, executor);
+}
+
+// ---- unary math and activations ----
+#define ACLSIM_UNARY(Name, OutT, Kernel, Rule, ...)                                              \
+  aclnnStatus aclnn##Name##GetWorkspaceSize(const aclTensor* self, OutT out,                      \
+                                            uint64_t* workspaceSize, aclOpExecutor** executor) { \
+    return UnaryCall(__func__, Kernel, {__VA_ARGS__}, Rule, self, out, false, workspaceSize,      \
+                     executor);                                                                   \
+  }
+#define ACLSIM_INPLACE(Name, SelfT, Kernel, Rule, ...)                                           \
+  aclnnStatus aclnnInplace##Name##GetWorkspaceSize(SelfT selfRef, uint64_t* workspaceSize,        \
+                                                   aclOpExecutor** executor) {                    \
+    return UnaryCall(__func__, Kernel, {__VA_ARGS__}, Rule, selfRef, nullptr, true,               \
+                     workspaceSize, executor);                                                    \
+  }
+
+ACLSIM_UNARY(Abs, aclTensor*, "Abs", kSame)
+ACLSIM_UNARY(Neg, aclTensor*, "Neg", kSame)
+ACLSIM_INPLACE(Neg, aclTensor*, "Neg", kSame)
+ACLSIM_UNARY(Exp, aclTensor*, "Exp", kFloat)
+ACLSIM_INPLACE(Exp, aclTensor*, "Exp", kFloat)
+ACLSIM_UNARY(Log, aclTensor*, "Log", kFloat)
+ACLSIM_INPLACE(Log, aclTensor*, "Log", kFloat)
+ACLSIM_UNARY(Sqrt, aclTensor*, "Sqrt", kFloat)
+ACLSIM_INPLACE(Sqrt, aclTensor*, "Sqrt", kFloat)
+ACLSIM_UNARY(Rsqrt, aclTensor*, "Rsqrt", kFloat)
+ACLSIM_INPLACE(Rsqrt, aclTensor*, "Rsqrt", kFloat)
+ACLSIM_UNARY(Sin, aclTensor*, "Sin", kFloat)
+ACLSIM_INPLACE(Sin, aclTensor*, "Sin", kFloat)
+ACLSIM_UNARY(Cos, aclTensor*, "Cos", kFloat)
+ACLSIM_INPLACE(Cos, aclTensor*, "Cos", kFloat)
+ACLSIM_UNARY(Tanh, aclTensor*, "Tanh", kFloat)
+ACLSIM_INPLACE(Tanh, aclTensor*, "Tanh", kFloat)
+ACLSIM_UNARY(Sigmoid, aclTensor*, "Sigmoid", kFloat)
+ACLSIM_INPLACE(Sigmoid, aclTensor*, "Sigmoid", kFloat)
+ACLSIM_UNARY(Relu, const aclTensor*, "Relu", kSame)
+ACLSIM_INPLACE(Relu, aclTensor*, "Relu", kSame)
+ACLSIM_UNARY(Silu, aclTensor*, "Swish", kFloat)
+ACLSIM_UNARY(Gelu, aclTensor*, "GeluV2", kFloat)
+ACLSIM_UNARY(Sign, aclTensor*, "Sign", kSame)
+ACLSIM_UNARY(Hardswish, const aclTensor*, "HardSwish", kFloat)
+ACLSIM_INPLACE(Hardswish, const aclTensor*, "HardSwish", kFloat)
+ACLSIM_UNARY(Hardsigmoid, aclTensor*, "HardSigmoid", kFloat)
+ACLSIM_INPLACE(Hardsigmoid, const aclTensor*, "HardSigmoid", kFloat)
+
+#undef ACLSIM_UNARY
+#undef ACLSIM_INPLACE
+
+aclnnStatus aclnnGeluV2GetWorkspaceSize(const aclTensor* x, int64_t approximate, aclTensor* y,
+                                        uint64_t* workspaceSize, aclOpExecutor** executor) {
+  if (approximate != 0 && approximate != 1) {
+    return api::RecordNnFailure(
+        __func__, Status(aclsim::StatusCode::kInvalidParam,
+                         fmt::format("approximate is {}; it must be 0 (none) or 1 (tanh)",
+                                     approximate)));
+  }
+  return UnaryCall(__func__, "GeluV2",
+                   {{"approximate", std::string(approximate == 1 ? "tanh" : "none")}}, kFloat, x, y,
+                   false, workspaceSize, executor);
+}
+
+// ---- cast, copy, fill ----
+aclnnStatus aclnnCastGetWorkspaceSize(const aclTensor* self, const aclDataType dtype,
+                                      aclTensor* out, uint64_t* workspaceSize,
+                                      aclOpExecutor** executor) {
+  return api::FirstPhase(__func__, workspaceSize, executor, [&]() -> Result<nn::ExecutorPtr> {
+    api::NnArgs args;
+    ACLSIM_ASSIGN_OR_RETURN(auto x, args.Tensor(self, "self"));
+    ACLSIM_ASSIGN_OR_RETURN(auto z, args.Tensor(out, "out"));
+    return nn::CastTo(__func__, x, static_cast<aclsim::ops::DataType>(api::EnumValue(dtype)), z);
+  });
+}
+
+aclnnStatus aclnnInplaceCopyGetWorkspaceSize(aclTensor* selfRef, const aclTensor* src,
+                                             uint64_t* workspaceSize, aclOpExecutor** executor) {
+  return api::FirstPhase(__func__, workspaceSize, executor, [&]() -> Result<nn::ExecutorPtr> {
+    api::NnArgs args;
+    ACLSIM_ASSIGN_OR_RETURN(auto z, args.Tensor(selfRef, "selfRef"));
+    ACLSIM_ASSIGN_OR_RETURN(auto x, args.Tensor(src, "src"));
+    return nn::CopyInto(__func__, z, x);
+  });
+}
+
+aclnnStatus aclnnInplaceFillScalarGetWorkspaceSize(aclTensor* selfRef, const aclScalar* value,
+                                                   uint64_t* workspaceSize,
+                                                   aclOpExecutor** executor) {
+  return api::FirstPhase(__func__, workspaceSize, executor, [&]() -> Result<nn::ExecutorPtr> {
+    api::NnArgs args;
+    ACLSIM_ASSIGN_OR_RETURN(auto z, args.Tensor(selfRef, "selfRef"));
+    ACLSIM_ASSIGN_OR_RETURN(auto v, args.Scalar(value, "value"));
+    return nn::FillWith(__func__, z, v->ToDouble());
+  });
+}
+
+aclnnStatus aclnnInplaceZeroGetWorkspaceSize(aclTensor* selfRef, uint64_t* workspaceSize,
+                                             aclOpExecutor** executor) {
+  return api::FirstPhase(__func__, workspaceSize, executor, [&]() -> Result<nn::ExecutorPtr> {
+    api::NnArgs args;
+    ACLSIM_ASSIGN_OR_RETURN(auto z, args.Tensor(selfRef, "selfRef"));
+    return nn::FillWith(__func__, z, 0.0);
+  });
+}
+
+}  // extern "C"

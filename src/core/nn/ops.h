@@ -1,0 +1,50 @@
+// The aclnn operators aclsim implements, as the core builds them: each validates its
+// arguments, states its computation on the op library (core/nn/builder.h) and returns the
+// executor. The C ABI (src/api/aclnn_*.cc) resolves the handles and publishes the executor.
+//
+// Errors: kNullPointer for a NULL required argument (ACLNN_ERR_PARAM_NULLPTR), kInvalidParam
+// and the op-library codes for refused dtypes, shapes and attributes (ACLNN_ERR_PARAM_INVALID),
+// kContextNull / kUninitialized without a current device (ACLNN_ERR_RUNTIME_ERROR). Messages
+// start with the aclnn function's name.
+//
+// Thread-safety: all functions may be called concurrently (each call builds its own executor).
+#pragma once
+
+#include <memory>
+
+#include "common/status.h"
+#include "core/nn/executor.h"
+#include "core/nn/objects.h"
+#include "ops/types.h"
+
+namespace aclsim::core::nn {
+
+using ExecutorPtr = std::shared_ptr<Executor>;
+
+enum class Arith { kAdd, kSub, kMul, kDiv };
+
+// out = self (op) alpha * other, with other a tensor or a scalar (exactly one is given);
+// alpha only for kAdd / kSub (null = 1). out null: in place on self (selfRef).
+Result<ExecutorPtr> BinaryArith(const char* name, Arith arith, const NnTensor* self,
+                                const NnTensor* other, const NnScalar* other_scalar,
+                                const NnScalar* alpha, const NnTensor* out);
+
+// How a unary op chooses the dtype it computes in.
+enum class UnaryRule {
+  kSame,        // self's dtype (Abs, Neg, Relu, Sign): integers stay integers
+  kFloatOut,    // floats: self's; integers/bool: out's (which must be floating)
+};
+
+// out = kernel(self) for an op-library elementwise kernel with `attrs`. out null: in place.
+Result<ExecutorPtr> Unary(const char* name, const char* kernel, const ops::AttrMap& attrs,
+                          UnaryRule rule, const NnTensor* self, const NnTensor* out);
+
+// out = self cast to dtype (out's dtype must be dtype).
+Result<ExecutorPtr> CastTo(const char* name, const NnTensor* self, ops::DataType dtype,
+                           const NnTensor* out);
+// selfRef = src (broadcast to selfRef's shape, cast to its dtype).
+Result<ExecutorPtr> CopyInto(const char* name, const NnTensor* self, const NnTensor* src);
+// Every element of selfRef = value.
+Result<ExecutorPtr> FillWith(const char* name, const NnTensor* self, double value);
+
+}  // namespace aclsim::core::nn
