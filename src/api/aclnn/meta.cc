@@ -65,7 +65,7 @@ Result<std::shared_ptr<nn::NnScalar>> MakeScalar(const void* value, aclDataType 
       break;
     }
     case DT::kInt8:
-      scalar->i = load(int8_t{});
+      scalar->i = static_cast<int64_t>(load(int8_t{}));
       break;
     case DT::kUint8:
       scalar->i = load(uint8_t{});
@@ -452,15 +452,15 @@ aclnnStatus aclDestroyAclOpExecutor(aclOpExecutor* executor) {
 
 aclnnStatus aclSetInputTensorAddr(aclOpExecutor* executor, const size_t index, aclTensor* tensor,
                                   void* addr) {
-  return ReuseCall(__func__, [&] { return SetAddr(__func__, executor, index, tensor, addr, 0); });
+  return ReuseCall(__func__, [&] { return SetAddr("aclSetTensorAddr", executor, index, tensor, addr, 0); });
 }
 aclnnStatus aclSetOutputTensorAddr(aclOpExecutor* executor, const size_t index, aclTensor* tensor,
                                    void* addr) {
-  return ReuseCall(__func__, [&] { return SetAddr(__func__, executor, index, tensor, addr, 1); });
+  return ReuseCall(__func__, [&] { return SetAddr("aclSetTensorAddr", executor, index, tensor, addr, 1); });
 }
 aclnnStatus aclSetTensorAddr(aclOpExecutor* executor, const size_t index, aclTensor* tensor,
                              void* addr) {
-  return ReuseCall(__func__, [&] { return SetAddr(__func__, executor, index, tensor, addr, 2); });
+  return ReuseCall(__func__, [&] { return SetAddr("aclSetTensorAddr", executor, index, tensor, addr, 2); });
 }
 aclnnStatus aclSetDynamicInputTensorAddr(aclOpExecutor* executor, size_t irIndex,
                                          const size_t relativeIndex, aclTensorList* tensors,

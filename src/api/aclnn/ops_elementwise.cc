@@ -235,41 +235,45 @@ aclnnStatus aclnnGeluV2GetWorkspaceSize(const aclTensor* x, int64_t approximate,
 aclnnStatus aclnnCastGetWorkspaceSize(const aclTensor* self, const aclDataType dtype,
                                       aclTensor* out, uint64_t* workspaceSize,
                                       aclOpExecutor** executor) {
-  return api::FirstPhase(__func__, workspaceSize, executor, [&]() -> Result<nn::ExecutorPtr> {
+  const char* api_name = __func__;
+  return api::FirstPhase(api_name, workspaceSize, executor, [&]() -> Result<nn::ExecutorPtr> {
     api::NnArgs args;
     ACLSIM_ASSIGN_OR_RETURN(auto x, args.Tensor(self, "self"));
     ACLSIM_ASSIGN_OR_RETURN(auto z, args.Tensor(out, "out"));
-    return nn::CastTo(__func__, x, static_cast<aclsim::ops::DataType>(api::EnumValue(dtype)), z);
+    return nn::CastTo(api_name, x, static_cast<aclsim::ops::DataType>(api::EnumValue(dtype)), z);
   });
 }
 
 aclnnStatus aclnnInplaceCopyGetWorkspaceSize(aclTensor* selfRef, const aclTensor* src,
                                              uint64_t* workspaceSize, aclOpExecutor** executor) {
-  return api::FirstPhase(__func__, workspaceSize, executor, [&]() -> Result<nn::ExecutorPtr> {
+  const char* api_name = __func__;
+  return api::FirstPhase(api_name, workspaceSize, executor, [&]() -> Result<nn::ExecutorPtr> {
     api::NnArgs args;
     ACLSIM_ASSIGN_OR_RETURN(auto z, args.Tensor(selfRef, "selfRef"));
     ACLSIM_ASSIGN_OR_RETURN(auto x, args.Tensor(src, "src"));
-    return nn::CopyInto(__func__, z, x);
+    return nn::CopyInto(api_name, z, x);
   });
 }
 
 aclnnStatus aclnnInplaceFillScalarGetWorkspaceSize(aclTensor* selfRef, const aclScalar* value,
                                                    uint64_t* workspaceSize,
                                                    aclOpExecutor** executor) {
-  return api::FirstPhase(__func__, workspaceSize, executor, [&]() -> Result<nn::ExecutorPtr> {
+  const char* api_name = __func__;
+  return api::FirstPhase(api_name, workspaceSize, executor, [&]() -> Result<nn::ExecutorPtr> {
     api::NnArgs args;
     ACLSIM_ASSIGN_OR_RETURN(auto z, args.Tensor(selfRef, "selfRef"));
     ACLSIM_ASSIGN_OR_RETURN(auto v, args.Scalar(value, "value"));
-    return nn::FillWith(__func__, z, v->ToDouble());
+    return nn::FillWith(api_name, z, v->ToDouble());
   });
 }
 
 aclnnStatus aclnnInplaceZeroGetWorkspaceSize(aclTensor* selfRef, uint64_t* workspaceSize,
                                              aclOpExecutor** executor) {
-  return api::FirstPhase(__func__, workspaceSize, executor, [&]() -> Result<nn::ExecutorPtr> {
+  const char* api_name = __func__;
+  return api::FirstPhase(api_name, workspaceSize, executor, [&]() -> Result<nn::ExecutorPtr> {
     api::NnArgs args;
     ACLSIM_ASSIGN_OR_RETURN(auto z, args.Tensor(selfRef, "selfRef"));
-    return nn::FillWith(__func__, z, 0.0);
+    return nn::FillWith(api_name, z, 0.0);
   });
 }
 
