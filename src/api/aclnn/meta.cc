@@ -8,7 +8,7 @@
 #include "api/aclnn/nn_call.h"
 #include "common/checked_size.h"
 #include "common/float16.h"
-#include "ops/types.h"
+#include "ops/tensor.h"
 
 using aclsim::Err;
 using aclsim::Result;
@@ -57,13 +57,9 @@ Result<std::shared_ptr<nn::NnScalar>> MakeScalar(const void* value, aclDataType 
     case DT::kFloat16:
       scalar->is_float = true, scalar->f = aclsim::HalfToFloat(load(uint16_t{}));
       break;
-    case DT::kBf16: {
-      const uint32_t wide = static_cast<uint32_t>(load(uint16_t{})) << 16;
-      float f;
-      std::memcpy(&f, &wide, sizeof(f));
-      scalar->is_float = true, scalar->f = f;
+    case DT::kBf16:
+      scalar->is_float = true, scalar->f = aclsim::ops::Bf16ToFloat(load(uint16_t{}));
       break;
-    }
     case DT::kInt8:
       scalar->i = static_cast<int64_t>(load(int8_t{}));
       break;

@@ -16,17 +16,6 @@ namespace {
 constexpr uint64_t kWorkspaceAlign = 512;
 constexpr size_t kMaxRank = 8;
 
-bool IsRowMajor(const std::vector<int64_t>& dims, const std::vector<int64_t>& strides) {
-  int64_t expect = 1;
-  for (size_t k = dims.size(); k-- > 0;) {
-    if (dims[k] == 1) continue;
-    if (dims[k] == 0) return true;
-    if (strides[k] != expect) return false;
-    expect = SaturatingMul(expect, dims[k]);
-  }
-  return true;
-}
-
 // Bytes of `dtype` values holding `value` each, `count` of them.
 std::vector<uint8_t> Encode(double value, ops::DataType dtype, int64_t count) {
   const size_t esize = ops::DataTypeSize(dtype);
@@ -55,12 +44,6 @@ ops::TensorDesc IntsDesc(const std::vector<int64_t>& values) {
 }
 
 }  // namespace
-
-int64_t ElementCount(const std::vector<int64_t>& dims) {
-  int64_t count = 1;
-  for (int64_t d : dims) count = SaturatingMul(count, d);
-  return count;
-}
 
 int64_t Value::numel() const { return ElementCount(dims); }
 

@@ -129,7 +129,4 @@ class Builder {
   uint64_t last_alloc_ = 0;  // offset of the most recent allocation
 };
 
-// Row-major element count of dims (saturating).
-int64_t ElementCount(const std::vector<int64_t>& dims);
-
 }  // namespace aclsim::core::nn

@@ -10,13 +10,13 @@ std::vector<int64_t> ContiguousStrides(const std::vector<int64_t>& dims) {
   return strides;
 }
 
-int64_t NnTensor::numel() const {
+int64_t ElementCount(const std::vector<int64_t>& dims) {
   int64_t count = 1;
   for (int64_t d : dims) count = SaturatingMul(count, d);
   return count;
 }
 
-bool NnTensor::contiguous() const {
+bool IsRowMajor(const std::vector<int64_t>& dims, const std::vector<int64_t>& strides) {
   int64_t expect = 1;
   for (size_t k = dims.size(); k-- > 0;) {
     if (dims[k] == 1) continue;
@@ -26,5 +26,9 @@ bool NnTensor::contiguous() const {
   }
   return true;
 }
+
+int64_t NnTensor::numel() const { return ElementCount(dims); }
+
+bool NnTensor::contiguous() const { return IsRowMajor(dims, strides); }
 
 }  // namespace aclsim::core::nn

@@ -68,7 +68,11 @@ struct NnScalarList {
   std::vector<const void*> members;
 };
 
-// Row-major strides of `dims`.
+// Row-major strides of `dims` (saturating).
 std::vector<int64_t> ContiguousStrides(const std::vector<int64_t>& dims);
+// Whether `strides` are row-major for `dims` (size-1 dims ignored; an empty view is).
+bool IsRowMajor(const std::vector<int64_t>& dims, const std::vector<int64_t>& strides);
+// Row-major element count of dims (saturating).
+int64_t ElementCount(const std::vector<int64_t>& dims);
 
 }  // namespace aclsim::core::nn
