@@ -11,10 +11,10 @@
 #define ACLNN_ERR_PARAM_NULLPTR 161001 /* a required pointer argument is NULL */
 #define ACLNN_ERR_PARAM_INVALID 161002 /* dtype, format, shape, rank or attribute refused */
 #define ACLNN_ERR_RUNTIME_ERROR 361001 /* a runtime call inside the API failed */
-#define ACLNN_ERR_INNER 561000 /* internal error */
+#define ACLNN_ERR_INNER 561000         /* internal error */
 #define ACLNN_ERR_INNER_INFERSHAPE_ERROR 561001
 #define ACLNN_ERR_INNER_TILING_ERROR 561002
-#define ACLNN_ERR_INNER_FIND_KERNEL_ERROR 561003 /* no kernel: aclsim does not support the op yet */
+#define ACLNN_ERR_INNER_FIND_KERNEL_ERROR 561003 /* no kernel: not supported yet */
 #define ACLNN_ERR_INNER_CREATE_EXECUTOR 561101
 #define ACLNN_ERR_INNER_NOT_TRANS_EXECUTOR 561102
 #define ACLNN_ERR_INNER_NULLPTR 561103 /* NULL executor or tensor in the executor-reuse API */

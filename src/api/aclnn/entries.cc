@@ -14,18 +14,18 @@ namespace api = aclsim::api;
 
 extern "C" {
 
-#define ACLNN_OP_IMPL(name, params)                                                           \
-  aclnnStatus aclnn##name(void* workspace, uint64_t workspaceSize, aclOpExecutor* executor,   \
-                          aclrtStream stream) {                                               \
-    return api::SecondPhase("aclnn" #name, workspace, workspaceSize, executor, stream);       \
+#define ACLNN_OP_IMPL(name, params)                                                         \
+  aclnnStatus aclnn##name(void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, \
+                          aclrtStream stream) {                                             \
+    return api::SecondPhase("aclnn" #name, workspace, workspaceSize, executor, stream);     \
   }
-#define ACLNN_OP_STUB(name, params)                                                           \
-  aclnnStatus aclnn##name##GetWorkspaceSize params {                                          \
-    return api::NnNotSupported("aclnn" #name "GetWorkspaceSize");                             \
-  }                                                                                           \
-  aclnnStatus aclnn##name(void* workspace, uint64_t workspaceSize, aclOpExecutor* executor,   \
-                          aclrtStream stream) {                                               \
-    return api::NnNotSupported("aclnn" #name);                                                \
+#define ACLNN_OP_STUB(name, params)                                                         \
+  aclnnStatus aclnn##name##GetWorkspaceSize params {                                        \
+    return api::NnNotSupported("aclnn" #name "GetWorkspaceSize");                           \
+  }                                                                                         \
+  aclnnStatus aclnn##name(void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, \
+                          aclrtStream stream) {                                             \
+    return api::NnNotSupported("aclnn" #name);                                              \
   }
 #define ACLNN_OP(status, header, lib, name, params) ACLNN_OP_##status(name, params)
 #define ACLNN_HOST_IMPL(name, params)

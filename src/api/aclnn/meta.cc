@@ -201,8 +201,10 @@ Status SetAddr(const char* api, aclOpExecutor* executor, size_t index, aclTensor
                exec->name, index, count);
   }
   if (slot < 0) {
-    return Err(StatusCode::kInvalidParam, "{}: tensor {} was absent (NULL) when the executor "
-               "was built", exec->name, index);
+    return Err(StatusCode::kInvalidParam,
+               "{}: tensor {} was absent (NULL) when the executor "
+               "was built",
+               exec->name, index);
   }
   exec->slots[static_cast<size_t>(slot)].data = addr;
   object->data = addr;
@@ -255,7 +257,8 @@ aclTensor* aclCreateTensor(const int64_t* viewDims, uint64_t viewDimsNum, aclDat
                            const int64_t* stride, int64_t offset, aclFormat format,
                            const int64_t* storageDims, uint64_t storageDimsNum, void* tensorData) {
   return api::ValueCall<aclTensor*>(__func__, nullptr, [&]() -> Result<aclTensor*> {
-    if ((viewDims == nullptr && viewDimsNum > 0) || (storageDims == nullptr && storageDimsNum > 0)) {
+    if ((viewDims == nullptr && viewDimsNum > 0) ||
+        (storageDims == nullptr && storageDimsNum > 0)) {
       return Err(StatusCode::kNullPointer, "a dims array is NULL but its count is not 0");
     }
     if (viewDimsNum > kMaxDims || storageDimsNum > kMaxDims) {
@@ -448,15 +451,18 @@ aclnnStatus aclDestroyAclOpExecutor(aclOpExecutor* executor) {
 
 aclnnStatus aclSetInputTensorAddr(aclOpExecutor* executor, const size_t index, aclTensor* tensor,
                                   void* addr) {
-  return ReuseCall(__func__, [&] { return SetAddr("aclSetTensorAddr", executor, index, tensor, addr, 0); });
+  return ReuseCall(__func__,
+                   [&] { return SetAddr("aclSetTensorAddr", executor, index, tensor, addr, 0); });
 }
 aclnnStatus aclSetOutputTensorAddr(aclOpExecutor* executor, const size_t index, aclTensor* tensor,
                                    void* addr) {
-  return ReuseCall(__func__, [&] { return SetAddr("aclSetTensorAddr", executor, index, tensor, addr, 1); });
+  return ReuseCall(__func__,
+                   [&] { return SetAddr("aclSetTensorAddr", executor, index, tensor, addr, 1); });
 }
 aclnnStatus aclSetTensorAddr(aclOpExecutor* executor, const size_t index, aclTensor* tensor,
                              void* addr) {
-  return ReuseCall(__func__, [&] { return SetAddr("aclSetTensorAddr", executor, index, tensor, addr, 2); });
+  return ReuseCall(__func__,
+                   [&] { return SetAddr("aclSetTensorAddr", executor, index, tensor, addr, 2); });
 }
 aclnnStatus aclSetDynamicInputTensorAddr(aclOpExecutor* executor, size_t irIndex,
                                          const size_t relativeIndex, aclTensorList* tensors,

@@ -51,12 +51,12 @@ aclnnStatus Arith(const char* api_name, nn::Arith arith, const aclTensor* self,
     }
     const nn::NnScalar* a = nullptr;
     if (has_alpha) {
-    ACLSIM_ASSIGN_OR_RETURN(a, args.Scalar(alpha, "alpha"));
-  }
+      ACLSIM_ASSIGN_OR_RETURN(a, args.Scalar(alpha, "alpha"));
+    }
     const nn::NnTensor* z = nullptr;
     if (!in_place) {
-    ACLSIM_ASSIGN_OR_RETURN(z, args.Tensor(out, "out"));
-  }
+      ACLSIM_ASSIGN_OR_RETURN(z, args.Tensor(out, "out"));
+    }
     return nn::BinaryArith(api_name, arith, x, y, y_scalar, a, z);
   });
 }
@@ -69,8 +69,8 @@ aclnnStatus UnaryCall(const char* api_name, const char* kernel, const aclsim::op
     ACLSIM_ASSIGN_OR_RETURN(auto x, args.Tensor(self, in_place ? "selfRef" : "self"));
     const nn::NnTensor* z = nullptr;
     if (!in_place) {
-    ACLSIM_ASSIGN_OR_RETURN(z, args.Tensor(out, "out"));
-  }
+      ACLSIM_ASSIGN_OR_RETURN(z, args.Tensor(out, "out"));
+    }
     return nn::Unary(api_name, kernel, attrs, rule, x, z);
   });
 }
@@ -104,8 +104,8 @@ aclnnStatus aclnnInplaceAddGetWorkspaceSize(const aclTensor* selfRef, const aclT
 aclnnStatus aclnnInplaceAddsGetWorkspaceSize(const aclTensor* selfRef, const aclScalar* other,
                                              const aclScalar* alpha, uint64_t* workspaceSize,
                                              aclOpExecutor** executor) {
-  return Arith(__func__, nn::Arith::kAdd, selfRef, nullptr, other, true, alpha, true, nullptr,
-               true, workspaceSize, executor);
+  return Arith(__func__, nn::Arith::kAdd, selfRef, nullptr, other, true, alpha, true, nullptr, true,
+               workspaceSize, executor);
 }
 aclnnStatus aclnnSubGetWorkspaceSize(const aclTensor* self, const aclTensor* other,
                                      const aclScalar* alpha, aclTensor* out,
@@ -128,8 +128,8 @@ aclnnStatus aclnnInplaceSubGetWorkspaceSize(aclTensor* selfRef, const aclTensor*
 aclnnStatus aclnnInplaceSubsGetWorkspaceSize(aclTensor* selfRef, const aclScalar* other,
                                              const aclScalar* alpha, uint64_t* workspaceSize,
                                              aclOpExecutor** executor) {
-  return Arith(__func__, nn::Arith::kSub, selfRef, nullptr, other, true, alpha, true, nullptr,
-               true, workspaceSize, executor);
+  return Arith(__func__, nn::Arith::kSub, selfRef, nullptr, other, true, alpha, true, nullptr, true,
+               workspaceSize, executor);
 }
 aclnnStatus aclnnMulGetWorkspaceSize(const aclTensor* self, const aclTensor* other, aclTensor* out,
                                      uint64_t* workspaceSize, aclOpExecutor** executor) {
@@ -174,16 +174,16 @@ aclnnStatus aclnnInplaceDivsGetWorkspaceSize(aclTensor* selfRef, const aclScalar
 
 // ---- unary math and activations ----
 #define ACLSIM_UNARY(Name, OutT, Kernel, Rule, ...)                                              \
-  aclnnStatus aclnn##Name##GetWorkspaceSize(const aclTensor* self, OutT out,                      \
+  aclnnStatus aclnn##Name##GetWorkspaceSize(const aclTensor* self, OutT out,                     \
                                             uint64_t* workspaceSize, aclOpExecutor** executor) { \
-    return UnaryCall(__func__, Kernel, {__VA_ARGS__}, Rule, self, out, false, workspaceSize,      \
-                     executor);                                                                   \
+    return UnaryCall(__func__, Kernel, {__VA_ARGS__}, Rule, self, out, false, workspaceSize,     \
+                     executor);                                                                  \
   }
-#define ACLSIM_INPLACE(Name, SelfT, Kernel, Rule, ...)                                           \
-  aclnnStatus aclnnInplace##Name##GetWorkspaceSize(SelfT selfRef, uint64_t* workspaceSize,        \
-                                                   aclOpExecutor** executor) {                    \
-    return UnaryCall(__func__, Kernel, {__VA_ARGS__}, Rule, selfRef, nullptr, true,               \
-                     workspaceSize, executor);                                                    \
+#define ACLSIM_INPLACE(Name, SelfT, Kernel, Rule, ...)                                             \
+  aclnnStatus aclnnInplace##Name##GetWorkspaceSize(SelfT selfRef, uint64_t* workspaceSize,         \
+                                                   aclOpExecutor** executor) {                     \
+    return UnaryCall(__func__, Kernel, {__VA_ARGS__}, Rule, selfRef, nullptr, true, workspaceSize, \
+                     executor);                                                                    \
   }
 
 ACLSIM_UNARY(Abs, aclTensor*, "Abs", kSame)
@@ -222,9 +222,9 @@ aclnnStatus aclnnGeluV2GetWorkspaceSize(const aclTensor* x, int64_t approximate,
                                         uint64_t* workspaceSize, aclOpExecutor** executor) {
   if (approximate != 0 && approximate != 1) {
     return api::RecordNnFailure(
-        __func__, Status(aclsim::StatusCode::kInvalidParam,
-                         fmt::format("approximate is {}; it must be 0 (none) or 1 (tanh)",
-                                     approximate)));
+        __func__,
+        Status(aclsim::StatusCode::kInvalidParam,
+               fmt::format("approximate is {}; it must be 0 (none) or 1 (tanh)", approximate)));
   }
   return UnaryCall(__func__, "GeluV2",
                    {{"approximate", std::string(approximate == 1 ? "tanh" : "none")}}, kFloat, x, y,

@@ -70,8 +70,8 @@ Status Builder::Begin() {
   return Status::Ok();
 }
 
-Result<Value> Builder::AddSlot(const NnTensor* tensor, const char* what, bool optional,
-                               bool input, bool output) {
+Result<Value> Builder::AddSlot(const NnTensor* tensor, const char* what, bool optional, bool input,
+                               bool output) {
   if (tensor == nullptr) {
     if (!optional) return Err(StatusCode::kNullPointer, "{}: {} is NULL", name_, what);
     if (input) executor_->input_slots.push_back(-1);
@@ -105,7 +105,8 @@ Result<Value> Builder::AddSlot(const NnTensor* tensor, const char* what, bool op
                tensor->offset);
   }
   extent = empty ? 0 : SaturatingAdd(extent, 1);
-  if (!CheckedTensorBytes(extent, esize) || !CheckedTensorBytes(ElementCount(tensor->dims), esize)) {
+  if (!CheckedTensorBytes(extent, esize) ||
+      !CheckedTensorBytes(ElementCount(tensor->dims), esize)) {
     return Err(StatusCode::kInvalidParam, "{}: {} is larger than a tensor may be (2^48 bytes)",
                name_, what);
   }
@@ -267,8 +268,8 @@ Result<Value> Builder::Contiguous(const Value& value) {
   descs[2] = IntsDesc(value.strides);
   descs[3] = IntsDesc({value.elem_offset});
   for (size_t i = 1; i < 4; ++i) refs[i] = {Ref::Kind::kConst, 0, 0, 0};
-  ACLSIM_ASSIGN_OR_RETURN(size_t step, AddStep("AsStrided", std::move(descs), std::move(refs),
-                                               {}, 1));
+  ACLSIM_ASSIGN_OR_RETURN(size_t step,
+                          AddStep("AsStrided", std::move(descs), std::move(refs), {}, 1));
   Value out;
   out.dtype = value.dtype;
   out.dims = value.dims;
@@ -329,9 +330,8 @@ Result<std::vector<Value>> Builder::Op(const std::string& type, std::vector<Valu
     descs.push_back(DescOf(input));
     refs.push_back(input.present() ? RefOf(input) : Ref{});
   }
-  ACLSIM_ASSIGN_OR_RETURN(size_t step,
-                          AddStep(type, std::move(descs), std::move(refs), std::move(attrs),
-                                  num_outputs));
+  ACLSIM_ASSIGN_OR_RETURN(
+      size_t step, AddStep(type, std::move(descs), std::move(refs), std::move(attrs), num_outputs));
   std::vector<Value> outputs;
   const ops::OpCall& resolved = executor_->steps[step].kernel->call();
   for (size_t i = 0; i < num_outputs; ++i) {
@@ -406,8 +406,8 @@ Status Builder::Store(const Value& result, const Value& out) {
   descs[5] = IntsDesc(src.dims);
   descs[6] = IntsDesc(ContiguousStrides(src.dims));
   descs[7] = IntsDesc({0});
-  ACLSIM_ASSIGN_OR_RETURN(size_t step, AddStep("ViewCopy", std::move(descs), std::move(refs),
-                                               {}, 1));
+  ACLSIM_ASSIGN_OR_RETURN(size_t step,
+                          AddStep("ViewCopy", std::move(descs), std::move(refs), {}, 1));
   Step& added = executor_->steps[step];
   added.outputs[0] = added.inputs[0];
   return Status::Ok();

@@ -43,13 +43,13 @@ struct Value {
   ops::DataType dtype = ops::DataType::kUndefined;
   std::vector<int64_t> dims;
   Ref::Kind kind = Ref::Kind::kNone;
-  uint32_t slot = 0;                    // kSlot
-  std::vector<int64_t> strides;         // kSlot: the view, in elements
-  int64_t elem_offset = 0;              // kSlot
-  uint64_t offset = 0;                  // kWorkspace: bytes
-  int32_t producer = -1;                // kWorkspace: the step that writes it
-  uint32_t output_index = 0;            // kWorkspace: which output of that step
-  int64_t base_elems = 0;               // elements of the buffer the view is over
+  uint32_t slot = 0;             // kSlot
+  std::vector<int64_t> strides;  // kSlot: the view, in elements
+  int64_t elem_offset = 0;       // kSlot
+  uint64_t offset = 0;           // kWorkspace: bytes
+  int32_t producer = -1;         // kWorkspace: the step that writes it
+  uint32_t output_index = 0;     // kWorkspace: which output of that step
+  int64_t base_elems = 0;        // elements of the buffer the view is over
   ops::Format format = ops::Format::kNd;
   std::shared_ptr<const std::vector<uint8_t>> bytes;  // kConst: the contents
 
@@ -74,8 +74,8 @@ class Builder {
   Result<Value> Output(const NnTensor* tensor, const char* what, bool optional = false);
   Result<Value> InOut(const NnTensor* tensor, const char* what);
   // A tensor-list parameter at prototype position `ir_index`.
-  Result<std::vector<Value>> InputList(const std::vector<const NnTensor*>& tensors,
-                                       size_t ir_index, const char* what);
+  Result<std::vector<Value>> InputList(const std::vector<const NnTensor*>& tensors, size_t ir_index,
+                                       const char* what);
 
   // The value as a contiguous tensor (itself if it is one; else an AsStrided copy).
   Result<Value> Contiguous(const Value& value);

@@ -31,8 +31,8 @@ Result<ExecutorPtr> BinaryArith(const char* name, Arith arith, const NnTensor* s
 
 // How a unary op chooses the dtype it computes in.
 enum class UnaryRule {
-  kSame,        // self's dtype (Abs, Neg, Relu, Sign): integers stay integers
-  kFloatOut,    // floats: self's; integers/bool: out's (which must be floating)
+  kSame,      // self's dtype (Abs, Neg, Relu, Sign): integers stay integers
+  kFloatOut,  // floats: self's; integers/bool: out's (which must be floating)
 };
 
 // out = kernel(self) for an op-library elementwise kernel with `attrs`. out null: in place.

@@ -11,7 +11,9 @@ namespace {
 
 using DT = ops::DataType;
 
-std::string Shape(const std::vector<int64_t>& dims) { return fmt::format("[{}]", fmt::join(dims, ", ")); }
+std::string Shape(const std::vector<int64_t>& dims) {
+  return fmt::format("[{}]", fmt::join(dims, ", "));
+}
 
 Status CheckOutCast(const Builder& b, DT from, DT to, const char* what) {
   if (!CanCastTo(from, to)) {
@@ -90,7 +92,8 @@ Result<ExecutorPtr> BinaryArith(const char* name, Arith arith, const NnTensor* s
   ACLSIM_RETURN_IF_ERROR(CheckOutCast(b, *promoted, z.dtype, in_place ? "selfRef" : "out"));
   // True division of integers computes in float.
   DT compute = *promoted;
-  if (arith == Arith::kDiv && !IsFloating(compute)) compute = IsFloating(z.dtype) ? z.dtype : DT::kFloat;
+  if (arith == Arith::kDiv && !IsFloating(compute))
+    compute = IsFloating(z.dtype) ? z.dtype : DT::kFloat;
   if (compute == DT::kBool && arith != Arith::kMul) compute = DT::kInt8;  // bool + bool: as ints
   if (z.numel() == 0) return b.Finish();
 
@@ -135,9 +138,8 @@ Result<ExecutorPtr> Unary(const char* name, const char* kernel, const ops::AttrM
   DT compute = x.dtype;
   if (rule == UnaryRule::kFloatOut && !IsFloating(compute)) {
     if (!IsFloating(z.dtype)) {
-      return Err(StatusCode::kInvalidParam,
-                 "{}: a {} input needs a floating output, not {}", b.name(),
-                 ops::DataTypeName(x.dtype), ops::DataTypeName(z.dtype));
+      return Err(StatusCode::kInvalidParam, "{}: a {} input needs a floating output, not {}",
+                 b.name(), ops::DataTypeName(x.dtype), ops::DataTypeName(z.dtype));
     }
     compute = z.dtype;
   }

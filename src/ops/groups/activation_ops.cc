@@ -167,19 +167,19 @@ void RegisterActivationOps(OpRegistry& registry) {
     return M{0.5} * v * (M{1} + std::tanh(k * (v + static_cast<M>(0.044715) * v * v * v)));
   }));
   // GeluV2: approximate "none" is the exact erf form, "tanh" Gelu's.
-  registry.Add(ParamOp("GeluV2", f16_f32_bf16, {OptAttr("approximate", AttrType::kString, std::string("none"))},
-                       8, [](const RunContext& ctx) {
-                         const bool tanh_form = ctx.GetString("approximate") == "tanh";
-                         return [tanh_form](auto x) {
-                           using M = decltype(x);
-                           if (tanh_form) {
-                             const M k = static_cast<M>(0.7978845608028654);
-                             return M{0.5} * x *
-                                    (M{1} + std::tanh(k * (x + static_cast<M>(0.044715) * x * x * x)));
-                           }
-                           return M{0.5} * x * (M{1} + std::erf(x * static_cast<M>(0.7071067811865476)));
-                         };
-                       }));
+  registry.Add(ParamOp(
+      "GeluV2", f16_f32_bf16, {OptAttr("approximate", AttrType::kString, std::string("none"))}, 8,
+      [](const RunContext& ctx) {
+        const bool tanh_form = ctx.GetString("approximate") == "tanh";
+        return [tanh_form](auto x) {
+          using M = decltype(x);
+          if (tanh_form) {
+            const M k = static_cast<M>(0.7978845608028654);
+            return M{0.5} * x * (M{1} + std::tanh(k * (x + static_cast<M>(0.044715) * x * x * x)));
+          }
+          return M{0.5} * x * (M{1} + std::erf(x * static_cast<M>(0.7071067811865476)));
+        };
+      }));
   registry.Add(ActivationOp("FastGelu", f16_f32_bf16, 6, [](auto x) {
     using M = MathT<decltype(x)>;
     const M v = static_cast<M>(x);

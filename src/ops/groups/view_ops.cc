@@ -36,8 +36,9 @@ Status CheckView(const Ctx& ctx, const View& view, int64_t storage, const char* 
   bool empty = false;
   for (size_t k = 0; k < view.size.size(); ++k) {
     if (view.size[k] < 0 || view.stride[k] < 0) {
-      return ctx.Fail(StatusCode::kOpInputNotMatch, "{}: size {} and stride {} of dim {} must not be negative",
-                      what, view.size[k], view.stride[k], k);
+      return ctx.Fail(StatusCode::kOpInputNotMatch,
+                      "{}: size {} and stride {} of dim {} must not be negative", what,
+                      view.size[k], view.stride[k], k);
     }
     empty |= view.size[k] == 0;
     if (view.size[k] > 0) {
@@ -67,8 +68,7 @@ std::vector<int64_t> ContiguousStrides(const std::vector<int64_t>& dims) {
 // Copies the elements of view `from` over `src` to view `to` over `dst` (same sizes), `esize`
 // bytes each, in row-major order of the view. Runs of contiguous innermost elements are
 // copied with memcpy.
-void StridedCopy(uint8_t* dst, const View& to, const uint8_t* src, const View& from,
-                 size_t esize) {
+void StridedCopy(uint8_t* dst, const View& to, const uint8_t* src, const View& from, size_t esize) {
   const size_t rank = to.size.size();
   if (Product(to.size) == 0) return;
   if (rank == 0) {
@@ -158,8 +158,8 @@ Status InferViewCopy(OpContext& ctx) {
   const TensorDesc& dst = ctx.input(0);
   const TensorDesc& src = ctx.input(4);
   if (dst.dtype != src.dtype) {
-    return ctx.Fail(StatusCode::kOpInputNotMatch, "dst is {} but src is {}", DataTypeName(dst.dtype),
-                    DataTypeName(src.dtype));
+    return ctx.Fail(StatusCode::kOpInputNotMatch, "dst is {} but src is {}",
+                    DataTypeName(dst.dtype), DataTypeName(src.dtype));
   }
   ACLSIM_ASSIGN_OR_RETURN(View to, ReadView(ctx, 1));
   ACLSIM_ASSIGN_OR_RETURN(View from, ReadView(ctx, 5));

@@ -39,9 +39,9 @@ class DeviceArray {
   aclTensor* View(std::vector<int64_t> dims, aclDataType dtype, std::vector<int64_t> strides = {},
                   int64_t offset = 0) {
     const int64_t storage = static_cast<int64_t>(host_.size());
-    aclTensor* t = aclCreateTensor(dims.data(), dims.size(), dtype,
-                                   strides.empty() ? nullptr : strides.data(), offset,
-                                   ACL_FORMAT_ND, &storage, 1, dev_);
+    aclTensor* t =
+        aclCreateTensor(dims.data(), dims.size(), dtype, strides.empty() ? nullptr : strides.data(),
+                        offset, ACL_FORMAT_ND, &storage, 1, dev_);
     tensors_.push_back(t);
     return t;
   }
@@ -77,13 +77,13 @@ inline aclnnStatus Launch(aclnnStatus (*run)(void*, uint64_t, aclOpExecutor*, ac
 }
 
 // Phase 1 with `args...` then phase 2, as GGML_CANN_CALL_ACLNN_OP does.
-#define ACLNN_RUN(stream, Op, ...)                                                       \
-  [&]() -> aclnnStatus {                                                                 \
-    uint64_t ws = 0;                                                                     \
-    aclOpExecutor* ex = nullptr;                                                         \
-    const aclnnStatus first = aclnn##Op##GetWorkspaceSize(__VA_ARGS__, &ws, &ex);        \
-    if (first != ACLNN_SUCCESS) return first;                                            \
-    return aclnntest::Launch(aclnn##Op, ws, ex, stream);                                 \
+#define ACLNN_RUN(stream, Op, ...)                                                \
+  [&]() -> aclnnStatus {                                                          \
+    uint64_t ws = 0;                                                              \
+    aclOpExecutor* ex = nullptr;                                                  \
+    const aclnnStatus first = aclnn##Op##GetWorkspaceSize(__VA_ARGS__, &ws, &ex); \
+    if (first != ACLNN_SUCCESS) return first;                                     \
+    return aclnntest::Launch(aclnn##Op, ws, ex, stream);                          \
   }()
 
 class AclnnTest : public ::testing::Test {

@@ -25,8 +25,8 @@ using aclnntest::Iota;
 aclScalar* Float(float value) { return aclCreateScalar(&value, ACL_FLOAT); }
 
 TEST_F(AclnnTest, AddBroadcastsWithAlpha) {
-  DeviceArray<float> a(Iota(6));             // [2, 3]
-  DeviceArray<float> b({10, 20, 30});        // [3]
+  DeviceArray<float> a(Iota(6));       // [2, 3]
+  DeviceArray<float> b({10, 20, 30});  // [3]
   DeviceArray<float> c(std::vector<float>(6));
   aclScalar* alpha = Float(2);
   ASSERT_EQ(ACLNN_RUN(stream_, Add, a.View({2, 3}, ACL_FLOAT), b.View({3}, ACL_FLOAT), alpha,
@@ -160,9 +160,9 @@ TEST_F(AclnnTest, RepeatableExecutorRunsAgainOnNewAddresses) {
   aclScalar* one = Float(1);
   uint64_t ws = 0;
   aclOpExecutor* ex = nullptr;
-  ASSERT_EQ(aclnnAddGetWorkspaceSize(ta, b.View({2}, ACL_FLOAT), one, c.View({2}, ACL_FLOAT), &ws,
-                                     &ex),
-            ACLNN_SUCCESS);
+  ASSERT_EQ(
+      aclnnAddGetWorkspaceSize(ta, b.View({2}, ACL_FLOAT), one, c.View({2}, ACL_FLOAT), &ws, &ex),
+      ACLNN_SUCCESS);
   ASSERT_EQ(aclSetAclOpExecutorRepeatable(ex), ACLNN_SUCCESS);
   ASSERT_EQ(aclnntest::Launch(aclnnAdd, ws, ex, stream_), ACLNN_SUCCESS);
   EXPECT_EQ(c.Read(), (std::vector<float>{4, 6}));

@@ -12,7 +12,8 @@ TEST(AclnnMetaTest, TensorGettersReturnWhatWasCreated) {
   const int64_t strides[] = {1, 4};
   const int64_t storage[] = {2, 4};
   int dummy = 0;
-  aclTensor* t = aclCreateTensor(dims, 2, ACL_FLOAT16, strides, 3, ACL_FORMAT_ND, storage, 2, &dummy);
+  aclTensor* t =
+      aclCreateTensor(dims, 2, ACL_FLOAT16, strides, 3, ACL_FORMAT_ND, storage, 2, &dummy);
   ASSERT_NE(t, nullptr);
   int64_t* values = nullptr;
   uint64_t count = 0;
