@@ -60,9 +60,11 @@ Result<std::shared_ptr<nn::NnScalar>> MakeScalar(const void* value, aclDataType 
     case DT::kBf16:
       scalar->is_float = true, scalar->f = aclsim::ops::Bf16ToFloat(load(uint16_t{}));
       break;
-    case DT::kInt8:
-      scalar->i = static_cast<int64_t>(load(int8_t{}));
+    case DT::kInt8: {  // two's complement from the byte (no signed-char conversion)
+      const int64_t byte = load(uint8_t{});
+      scalar->i = byte >= 128 ? byte - 256 : byte;
       break;
+    }
     case DT::kUint8:
       scalar->i = load(uint8_t{});
       break;
