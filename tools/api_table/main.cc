@@ -1,9 +1,12 @@
-// aclsim-api-table: prints the README's API coverage table from the manifest.
+// aclsim-api-table: prints the README's API coverage tables from the manifests: ACL
+// (api/manifest/acl_api.def, by header) and aclnn (api/manifest/aclnn_api.def, by operator
+// library).
 //
-// Usage: aclsim-api-table                  markdown to stdout
-//        aclsim-api-table --update FILE    replace the table between the markers in FILE
-//        aclsim-api-table --check FILE     exit 1 if FILE's table is not current (a test)
-// Markers: <!-- api-table:begin --> and <!-- api-table:end -->.
+// Usage: aclsim-api-table                  both tables as markdown to stdout
+//        aclsim-api-table --update FILE    replace each table between its markers in FILE
+//        aclsim-api-table --check FILE     exit 1 if a table in FILE is not current (a test)
+// Markers: <!-- api-table:begin --> / <!-- api-table:end --> (ACL) and
+//          <!-- aclnn-table:begin --> / <!-- aclnn-table:end --> (aclnn).
 #include <cstdio>
 #include <cstring>
 #include <fstream>
@@ -33,9 +36,23 @@ const std::vector<Entry>& Manifest() {
 }
 #undef ACL_FN
 
+// aclnn entries: grouped by operator library (one header per operator would make hundreds of
+// rows); the "header" is the library's name, every one in libopapi.so.
+#define ACLNN_OP(status, header, lib, name, params) \
+  {"aclnn_ops_" #lib, "opapi", "aclnn" #name, std::string(#status) == "IMPL"},
+#define ACLNN_HOST ACLNN_OP
+const std::vector<Entry>& NnManifest() {
+  static const std::vector<Entry> entries = {
+#include "api/manifest/aclnn_api.def"
+  };
+  return entries;
+}
+#undef ACLNN_OP
+#undef ACLNN_HOST
+
 }  // namespace
 
-std::string Table() {
+std::string Table(const std::vector<Entry>& manifest, const char* unsupported) {
   std::string out;
   char line[512];
 // Appends one printf-formatted piece (the format stays a literal at each call site).
@@ -51,7 +68,7 @@ std::string Table() {
   std::vector<std::string> order;
   std::map<std::string, Group> groups;
   size_t done_total = 0;
-  for (const Entry& entry : Manifest()) {
+  for (const Entry& entry : manifest) {
     std::string header = entry.header;
     if (groups.find(header) == groups.end()) order.push_back(header);
     Group& group = groups[header];
@@ -66,7 +83,7 @@ std::string Table() {
     print("| `%s.h` | `lib%s.so` | %zu | %zu |\n", header.c_str(), group.lib.c_str(),
           group.done.size(), group.todo.size());
   }
-  print("| **all** | | **%zu** | **%zu** |\n\n", done_total, Manifest().size() - done_total);
+  print("| **all** | | **%zu** | **%zu** |\n\n", done_total, manifest.size() - done_total);
   for (const auto& header : order) {
     const Group& group = groups[header];
     print(
@@ -78,7 +95,7 @@ std::string Table() {
     for (size_t i = 0; i < group.done.size(); ++i) {
       print("%s `%s`", i == 0 ? "" : ",", group.done[i]->name);
     }
-    print("\n\nNot supported yet (return `ACL_ERROR_API_NOT_SUPPORT` or their failure value):");
+    print("\n\nNot supported yet (%s):", unsupported);
     if (group.todo.empty()) print(" none");
     for (size_t i = 0; i < group.todo.size(); ++i) {
       print("%s `%s`", i == 0 ? "" : ",", group.todo[i]->name);
@@ -89,10 +106,21 @@ std::string Table() {
   return out;
 }
 
+struct Section {
+  std::string name, table;
+};
+
+std::vector<Section> Sections() {
+  return {
+      {"api-table", Table(Manifest(), "return `ACL_ERROR_API_NOT_SUPPORT` or their failure value")},
+      {"aclnn-table",
+       Table(NnManifest(), "return `ACLNN_ERR_INNER_FIND_KERNEL_ERROR` with a message")}};
+}
+
 static int RunTool(int argc, char** argv) {
-  const std::string table = Table();
+  const std::vector<Section> sections = Sections();
   if (argc == 1) {
-    std::fputs(table.c_str(), stdout);
+    for (const Section& section : sections) std::fputs(section.table.c_str(), stdout);
     return 0;
   }
   if (argc != 3 ||
@@ -104,20 +132,26 @@ static int RunTool(int argc, char** argv) {
   std::stringstream buffer;
   buffer << in.rdbuf();
   std::string text = buffer.str();
-  const std::string begin = "<!-- api-table:begin -->", end = "<!-- api-table:end -->";
-  size_t i = text.find(begin), j = text.find(end);
-  if (!in || i == std::string::npos || j == std::string::npos || j < i) {
-    std::fprintf(stderr, "%s: no api-table markers\n", argv[2]);
-    return 2;
+  bool stale = false;
+  for (const Section& section : sections) {
+    const std::string begin = "<!-- " + section.name + ":begin -->";
+    const std::string end = "<!-- " + section.name + ":end -->";
+    size_t i = text.find(begin), j = text.find(end);
+    if (!in || i == std::string::npos || j == std::string::npos || j < i) {
+      std::fprintf(stderr, "%s: no %s markers\n", argv[2], section.name.c_str());
+      return 2;
+    }
+    i += begin.size();
+    const std::string current = "\n" + section.table;
+    if (text.compare(i, j - i, current) == 0) continue;
+    stale = true;
+    text.replace(i, j - i, current);
   }
-  i += begin.size();
-  const std::string current = "\n" + table;
   if (std::strcmp(argv[1], "--check") == 0) {
-    if (text.compare(i, j - i, current) == 0) return 0;
+    if (!stale) return 0;
     std::fprintf(stderr, "%s: API table is stale; run scripts/update-api-table.sh\n", argv[2]);
     return 1;
   }
-  text.replace(i, j - i, current);
   std::ofstream(argv[2]) << text;
   return 0;
 }

@@ -47,4 +47,21 @@ Result<ExecutorPtr> CopyInto(const char* name, const NnTensor* self, const NnTen
 // Every element of selfRef = value.
 Result<ExecutorPtr> FillWith(const char* name, const NnTensor* self, double value);
 
+// ---- language-model operators (ops_llm.cc) ----
+
+// out = the lower (Tril) or upper (Triu) triangle of self's last two dims, `diagonal` above
+// (positive) or below (negative) the main one. out null: in place on self (selfRef).
+Result<ExecutorPtr> Triangle(const char* name, bool lower, const NnTensor* self, int64_t diagonal,
+                             const NnTensor* out);
+// yOut = x * rstd * gamma, rstd = 1/sqrt(mean(x^2 over gamma's dims) + epsilon), gamma the
+// trailing dims of x; rstdOut (f32, x's dims with gamma's set to 1) may be null.
+Result<ExecutorPtr> RmsNorm(const char* name, const NnTensor* x, const NnTensor* gamma,
+                            double epsilon, const NnTensor* y, const NnTensor* rstd);
+// out = x * cos + rotate(x) * sin, cos/sin broadcast to x; mode 0 half, 1 interleave.
+Result<ExecutorPtr> RotaryEmbedding(const char* name, const NnTensor* x, const NnTensor* cos,
+                                    const NnTensor* sin, int64_t mode, const NnTensor* out);
+// selfRef.select(dim, index[i]) = source.select(dim, i).
+Result<ExecutorPtr> IndexCopy(const char* name, const NnTensor* self, int64_t dim,
+                              const NnTensor* index, const NnTensor* source);
+
 }  // namespace aclsim::core::nn

@@ -161,10 +161,15 @@ Status RunTriangle(RunContext& ctx, bool lower) {
       const int64_t edge = std::clamp<int64_t>(r + diagonal + (lower ? 1 : 0), 0, cols);
       const int64_t keep_begin = lower ? 0 : edge;
       const int64_t keep_end = lower ? edge : cols;
-      std::memset(dst + at * esize, 0, static_cast<size_t>(cols) * esize);
+      // In place (dst == src) only the dropped parts change.
+      if (keep_end > keep_begin && dst != src) {
+        std::memcpy(dst + (at + keep_begin) * esize, src + (at + keep_begin) * esize,
+                    static_cast<size_t>(keep_end - keep_begin) * esize);
+      }
+      const int64_t lead = keep_end > keep_begin ? keep_begin : cols;
+      std::memset(dst + at * esize, 0, static_cast<size_t>(lead) * esize);
       if (keep_end > keep_begin) {
-        std::memmove(dst + (at + keep_begin) * esize, src + (at + keep_begin) * esize,
-                     static_cast<size_t>(keep_end - keep_begin) * esize);
+        std::memset(dst + (at + keep_end) * esize, 0, static_cast<size_t>(cols - keep_end) * esize);
       }
     }
   }
