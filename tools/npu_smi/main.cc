@@ -1,6 +1,7 @@
 // npu-smi: prints the simulated NPUs the way Huawei's npu-smi prints real ones.
 //
-//   npu-smi info                    one row per device: SoC, cores, HBM, clock, profile
+//   npu-smi info                    the real tool's table (two lines per device), then the
+//                                   simulated SoC's cores, HBM, clock and profile
 //   npu-smi info -t board -i <id>   every profile number of device <id> with its source
 //   npu-smi -h | --help
 //
@@ -48,26 +49,59 @@ const SocProfile* ProfileOf(const BackendConfig& config) {
   return aclsim::sim::FindSocProfile(config.props.soc_name);
 }
 
+// The chip name as npu-smi prints it: the SoC without the "Ascend" prefix (910B3, 310P3).
+std::string ChipName(const std::string& soc) {
+  const std::string prefix = "Ascend";
+  return soc.compare(0, prefix.size(), prefix) == 0 ? soc.substr(prefix.size()) : soc;
+}
+
+// The real tool's table, line for line (scripts read it by position: llama.cpp's build takes
+// the chip name from line 7, field 3): a banner, two header lines, then two lines per NPU
+// (id, name, health, power, temperature, huge pages / chip, bus id, AI Core use, memory, HBM),
+// then the process table. aclsim's own facts (cores, clock, profile) follow the tables.
 void PrintInfo(const BackendConfig& config) {
   const auto& p = config.props;
-  const char* rule =
-      "+------+--------------+------+------+-------+-------------+-----------+------------------"
-      "-------------+\n";
-  std::fputs(rule, stdout);
-  std::printf("| npu-smi (aclsim simulated NPUs)  backend: %-10s  devices: %-3u%33s|\n",
-              config.inline_mode ? "sim-inline" : "sim", config.device_count, "");
-  std::fputs(rule, stdout);
-  std::printf("| %-4s | %-12s | %-4s | %-4s | %-5s | %-11s | %-9s | %-29s |\n", "NPU", "Name",
-              "AIC", "AIV", "AICPU", "HBM (MB)", "Clock MHz", "Profile");
-  std::fputs(rule, stdout);
+  const std::string top = "+" + std::string(96, '-') + "+\n";
+  const std::string rule =
+      "+" + std::string(27, '-') + "+" + std::string(15, '-') + "+" + std::string(52, '-') + "+\n";
+  const std::string fat =
+      "+" + std::string(27, '=') + "+" + std::string(15, '=') + "+" + std::string(52, '=') + "+\n";
+  const auto hbm_mb = static_cast<unsigned long long>(p.hbm_bytes >> 20);
+  const std::string banner =
+      std::string("npu-smi aclsim                   Version: aclsim (backend ") +
+      (config.inline_mode ? "sim-inline" : "sim") + ")";
+  std::fputs(top.c_str(), stdout);
+  std::printf("| %-94s |\n", banner.c_str());
+  std::fputs(rule.c_str(), stdout);
+  std::printf("| %-25s | %-13s | %-50s |\n", "NPU   Name", "Health",
+              "Power(W)    Temp(C)          Hugepages-Usage(page)");
+  std::printf("| %-25s | %-13s | %-50s |\n", "Chip", "Bus-Id",
+              "AICore(%)   Memory-Usage(MB)  HBM-Usage(MB)");
+  std::fputs(fat.c_str(), stdout);
   for (uint32_t i = 0; i < config.device_count; ++i) {
-    const std::string profile = "sim/profiles/" + p.soc_name + ".json";
-    std::printf("| %-4u | %-12s | %-4u | %-4u | %-5u | %-11llu | %-9llu | %-29s |\n", i,
-                p.soc_name.c_str(), p.aicore_num, p.vector_core_num, p.aicpu_num,
-                static_cast<unsigned long long>(p.hbm_bytes >> 20),
-                static_cast<unsigned long long>(p.clock_hz / 1'000'000), profile.c_str());
+    char bus[16];
+    std::snprintf(bus, sizeof(bus), "0000:%02X:00.0", (0xC1 + i) & 0xFFu);
+    char hbm[32];
+    std::snprintf(hbm, sizeof(hbm), "0    / %llu", hbm_mb);
+    std::printf("| %-5u %-19s | %-13s | %-11s %-17s %-20s |\n", i, ChipName(p.soc_name).c_str(),
+                "OK", "0.0", "0", "0    / 0");
+    std::printf("| %-25u | %-13s | %-11s %-17s %-20s |\n", 0u, bus, "0", "0    / 0", hbm);
+    std::fputs(fat.c_str(), stdout);
   }
-  std::fputs(rule, stdout);
+  std::fputs(rule.c_str(), stdout);
+  std::printf("| %-25s | %-13s | %-50s |\n", "NPU     Chip", "Process id",
+              "Process name             | Process memory(MB)");
+  std::fputs(fat.c_str(), stdout);
+  for (uint32_t i = 0; i < config.device_count; ++i) {
+    const std::string none = "No running processes found in NPU " + std::to_string(i);
+    std::printf("| %-94s |\n", none.c_str());
+    std::fputs(fat.c_str(), stdout);
+  }
+  std::printf(
+      "\naclsim: %u x %s, %u AI Cores, %u AI Vector cores, %u AI CPUs, %llu MB HBM, %llu MHz, "
+      "profile sim/profiles/%s.json\n",
+      config.device_count, p.soc_name.c_str(), p.aicore_num, p.vector_core_num, p.aicpu_num, hbm_mb,
+      static_cast<unsigned long long>(p.clock_hz / 1'000'000), p.soc_name.c_str());
   if (const SocProfile* profile = ProfileOf(config)) {
     std::printf("%s: %s\n", profile->name.c_str(), profile->summary.c_str());
   }
