@@ -89,6 +89,9 @@ Result<std::shared_ptr<driver::Device>> Device::backend() const {
 std::optional<Allocation> Device::FindLive(const void* ptr, size_t bytes) {
   if (auto allocation = memory_.Find(ptr, bytes)) return allocation;
   if (auto allocation = mapped_.Find(ptr, bytes)) return allocation;
+  // Chunks mapped side by side in a reserved range behave as one region (llama.cpp's VMM pool
+  // carves buffers across chunk boundaries).
+  if (auto run = mapped_.FindRun(ptr, bytes, "aclrtMapMem")) return run;
   std::lock_guard<std::mutex> lock(heaps_mu_);
   for (const auto& heap : heaps_) {
     if (auto allocation = heap->Find(ptr, bytes)) return allocation;

@@ -54,6 +54,27 @@ size_t MemoryTable::FindAll(const void* const* ptrs, const size_t* bytes, size_t
   return n;
 }
 
+std::optional<Allocation> MemoryTable::FindRun(const void* ptr, size_t bytes,
+                                               std::string_view api) const {
+  std::lock_guard<std::mutex> lock(mu_);
+  auto first = FindContainingLocked(ptr);
+  if (!first || api != first->api) return std::nullopt;
+  const auto addr = reinterpret_cast<uintptr_t>(ptr);
+  if (bytes > UINTPTR_MAX - addr) return std::nullopt;
+  const uintptr_t want_end = addr + bytes;
+  auto it = by_base_.find(reinterpret_cast<uintptr_t>(first->base));
+  uintptr_t end = it->first + it->second.size;
+  while (end < want_end) {
+    ++it;
+    if (it == by_base_.end() || it->first != end || api != it->second.api) return std::nullopt;
+    end += it->second.size;
+  }
+  Allocation run = *first;
+  run.size = end - reinterpret_cast<uintptr_t>(first->base);
+  run.reserved = run.size;
+  return run;
+}
+
 std::optional<Allocation> MemoryTable::FindContaining(const void* ptr) const {
   std::lock_guard<std::mutex> lock(mu_);
   return FindContainingLocked(ptr);

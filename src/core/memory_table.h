@@ -13,6 +13,7 @@
 #include <map>
 #include <mutex>
 #include <optional>
+#include <string_view>
 
 namespace aclsim::core {
 
@@ -46,6 +47,11 @@ class MemoryTable {
   // Find for `n` ranges under one lock: the index of the first range that is not inside an
   // allocation, or n if all are.
   size_t FindAll(const void* const* ptrs, const size_t* bytes, size_t n) const;
+  // Find across adjacent allocations made by `api` (aclrtMapMem: chunks mapped side by side
+  // in a reserved range are one region, as they are on the device): the run of allocations
+  // from the one containing ptr, each starting where the last ends, that covers the range.
+  // Returns the run as one allocation (the first's fields, the run's size).
+  std::optional<Allocation> FindRun(const void* ptr, size_t bytes, std::string_view api) const;
   // The allocation containing `ptr`, if any (for error messages).
   std::optional<Allocation> FindContaining(const void* ptr) const;
   size_t Count() const;

@@ -109,8 +109,12 @@ Result<void*> ReserveAddress(core::Runtime& runtime, size_t size, size_t alignme
   if (alignment != 0 && (alignment & (alignment - 1)) != 0) {
     return Err(StatusCode::kInvalidParam, "alignment {} is not 0 or a power of two", alignment);
   }
-  if (flags != 0) {
-    return Err(StatusCode::kInvalidParam, "flags {:#x} must be 0 (reserved)", flags);
+  // CANN 7.0-8.0 document flags 0 (normal pages) and 1 (huge pages); 9.0 calls the field
+  // reserved and recommends 0. llama.cpp passes 1. The simulator reserves alike for both (the
+  // page size of the memory follows the physical allocations mapped in).
+  if (flags > 1) {
+    return Err(StatusCode::kInvalidParam, "flags {:#x} must be 0 (normal pages) or 1 (huge pages)",
+               flags);
   }
   if (expect != nullptr) {
     ACLSIM_LOG_DEBUG(dfx::Module::kRuntime,

@@ -75,12 +75,44 @@ TEST_F(AclTest, MappedPhysicalMemoryCarriesDataAndAliases) {
   ASSERT_ACL_OK(aclrtReleaseMemAddress(va));
 }
 
+// As llama.cpp's VMM pool uses the API: a range reserved with flags 1 (huge pages), chunks
+// mapped side by side, buffers carved across the chunk boundary.
+TEST_F(AclTest, AdjacentMappedChunksAreOneRegion) {
+  const size_t g = Granularity();
+  void* va = nullptr;
+  ASSERT_ACL_OK(aclrtReserveMemAddress(&va, 3 * g, 0, nullptr, 1));
+  aclrtPhysicalMemProp prop = HbmProp();
+  aclrtDrvMemHandle a = nullptr;
+  aclrtDrvMemHandle b = nullptr;
+  ASSERT_ACL_OK(aclrtMallocPhysical(&a, g, &prop, 0));
+  ASSERT_ACL_OK(aclrtMallocPhysical(&b, g, &prop, 0));
+  char* base = static_cast<char*>(va);
+  ASSERT_ACL_OK(aclrtMapMem(base, g, 0, a, 0));
+  ASSERT_ACL_OK(aclrtMapMem(base + g, g, 0, b, 0));
+  // A copy and a memset straddling the boundary.
+  char* straddle = base + g - 4096;
+  const std::vector<uint8_t> in = acltest::Pattern(8192, 5);
+  ASSERT_ACL_OK(aclrtMemcpy(straddle, 8192, in.data(), 8192, ACL_MEMCPY_HOST_TO_DEVICE));
+  EXPECT_EQ(Download(straddle, 8192), in);
+  ASSERT_ACL_OK(aclrtMemset(straddle + 1024, 4096, 0x7e, 4096));
+  EXPECT_EQ(Download(straddle + 1024, 4096), std::vector<uint8_t>(4096, 0x7e));
+  // The whole mapped run is one region; a range running into the unmapped third chunk is not.
+  ASSERT_ACL_OK(aclrtMemset(base, 2 * g, 0, 2 * g));
+  EXPECT_ACL_ERR(kBadParam, aclrtMemset, base + g, 2 * g, 0, 2 * g);
+  ASSERT_ACL_OK(aclrtUnmapMem(base + g));
+  EXPECT_ACL_ERR(kBadParam, aclrtMemset, straddle, 8192, 0, 8192);
+  ASSERT_ACL_OK(aclrtUnmapMem(base));
+  ASSERT_ACL_OK(aclrtFreePhysical(a));
+  ASSERT_ACL_OK(aclrtFreePhysical(b));
+  ASSERT_ACL_OK(aclrtReleaseMemAddress(va));
+}
+
 TEST_F(AclTest, VirtualMemoryMisuseIsRefusedWithAMessage) {
   const size_t g = Granularity();
   void* va = nullptr;
   EXPECT_ACL_ERR(kBadParam, aclrtReserveMemAddress, &va, g + 1, 0, nullptr, 0);
   EXPECT_ACL_ERR(kBadParam, aclrtReserveMemAddress, &va, g, 3, nullptr, 0);
-  EXPECT_ACL_ERR(kBadParam, aclrtReserveMemAddress, &va, g, 0, nullptr, 1);
+  EXPECT_ACL_ERR(kBadParam, aclrtReserveMemAddress, &va, g, 0, nullptr, 2);
   EXPECT_ACL_ERR(kBadParam, aclrtReserveMemAddress, nullptr, g, 0, nullptr, 0);
   ASSERT_ACL_OK(aclrtReserveMemAddress(&va, g, 0, nullptr, 0));
   aclrtDrvMemHandle phys = nullptr;
