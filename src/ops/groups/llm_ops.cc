@@ -150,7 +150,9 @@ Status RunTriangle(RunContext& ctx, bool lower) {
   const size_t esize = DataTypeSize(x.dtype);
   const int64_t rows = x.dims[x.dims.size() - 2];
   const int64_t cols = x.dims.back();
-  const int64_t diagonal = ctx.GetInt("diagonal");
+  // Beyond the matrix every diagonal keeps all or nothing: clamped so r + diagonal cannot
+  // overflow.
+  const int64_t diagonal = std::clamp<int64_t>(ctx.GetInt("diagonal"), -rows - 1, cols + 1);
   const int64_t mats = rows * cols == 0 ? 0 : x.numel() / (rows * cols);
   const auto* src = static_cast<const uint8_t*>(x.data);
   auto* dst = static_cast<uint8_t*>(y.data);

@@ -1,6 +1,7 @@
 // RmsNorm, RotaryPositionEmbedding, Tril / Triu and InplaceIndexCopy of the sim op library:
 // values against hand computations, broadcasting, in-place use, errors.
 #include <cmath>
+#include <cstdint>
 
 #include "tests/unit/ops/op_test_util.h"
 
@@ -106,6 +107,14 @@ TEST(LlmOps, TrilTriuWithDiagonal) {
   r = RunOp(call, {Bytes::Of(x)});
   ASSERT_TRUE(r.status.ok()) << r.status.message();
   EXPECT_EQ(r.outputs[0].As<int32_t>(), (std::vector<int32_t>{0, 0, 0, 4, 0, 0, 7, 8, 0}));
+  // Diagonals past the matrix keep everything or nothing, even at the int64 limits.
+  for (const int64_t d : {INT64_MAX, INT64_MIN}) {
+    call = MakeCall("Tril", {Desc(DataType::kInt32, {3, 3})});
+    call.attrs["diagonal"] = d;
+    r = RunOp(call, {Bytes::Of(x)});
+    ASSERT_TRUE(r.status.ok()) << r.status.message();
+    EXPECT_EQ(r.outputs[0].As<int32_t>(), d > 0 ? x : std::vector<int32_t>(9, 0));
+  }
   ExpectError(RunOp(MakeCall("Triu", {Desc(DataType::kInt32, {3})}), {Bytes::Of(x)}),
               StatusCode::kOpInputNotMatch, "at least 2 dims");
 }
