@@ -10,7 +10,9 @@
 // Thread-safety: all functions may be called concurrently (each call builds its own executor).
 #pragma once
 
+#include <cstdint>
 #include <memory>
+#include <vector>
 
 #include "common/status.h"
 #include "core/nn/executor.h"
@@ -46,6 +48,36 @@ Result<ExecutorPtr> CastTo(const char* name, const NnTensor* self, ops::DataType
 Result<ExecutorPtr> CopyInto(const char* name, const NnTensor* self, const NnTensor* src);
 // Every element of selfRef = value.
 Result<ExecutorPtr> FillWith(const char* name, const NnTensor* self, double value);
+
+// ---- matrix products (ops_matmul.cc) ----
+
+enum class MatmulKind {
+  kMm,      // 2-D @ 2-D
+  kBatch,   // 3-D @ 3-D, same batch
+  kMatmul,  // torch.matmul: 1-D to 6-D, batch dims broadcast
+  kMv,      // 2-D @ 1-D
+};
+// out = self @ mat2 (vec for kMv) in the dtype cubeMathType chooses (0 keep, 1 / 3 f32 as
+// HF32 on the card -- computed in f32 here --, 2 f16, 4 f32 accumulation).
+Result<ExecutorPtr> MatMul(const char* name, MatmulKind kind, const NnTensor* self,
+                           const NnTensor* mat2, const NnTensor* out, int8_t cube_math_type);
+
+// ---- softmax, reductions, scans (ops_reduce.cc) ----
+
+// out = softmax(self) along dim.
+Result<ExecutorPtr> Softmax(const char* name, const NnTensor* self, int64_t dim,
+                            const NnTensor* out);
+enum class Reduction { kSum, kMean };
+// out = the sum / mean of self over dims (all dims when empty), computed in dtype.
+Result<ExecutorPtr> Reduce(const char* name, Reduction reduction, const NnTensor* self,
+                           const std::vector<int64_t>& dims, bool keep_dims, ops::DataType dtype,
+                           const NnTensor* out);
+// out (int32 / int64) = the index of the maximum along dim.
+Result<ExecutorPtr> ArgMax(const char* name, const NnTensor* self, int64_t dim, bool keep_dim,
+                           const NnTensor* out);
+// out = the inclusive prefix sum along dim, computed in dtype (out's dtype).
+Result<ExecutorPtr> Cumsum(const char* name, const NnTensor* self, int64_t dim, ops::DataType dtype,
+                           const NnTensor* out);
 
 // ---- language-model operators (ops_llm.cc) ----
 

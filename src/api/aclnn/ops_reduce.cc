@@ -1,0 +1,86 @@
+// First phases of the aclnn softmax, reductions and scans (core/nn/ops.h builds them):
+// Softmax, ReduceSum, Mean, ArgMax, Cumsum.
+#include "aclnnop/aclnn_argmax.h"
+#include "aclnnop/aclnn_cumsum.h"
+#include "aclnnop/aclnn_mean.h"
+#include "aclnnop/aclnn_reduce_sum.h"
+#include "aclnnop/aclnn_softmax.h"
+#include "api/aclnn/nn_call.h"
+#include "core/nn/ops.h"
+
+using aclsim::Result;
+namespace nn = aclsim::core::nn;
+namespace api = aclsim::api;
+
+namespace {
+
+aclsim::ops::DataType DtypeOf(aclDataType dtype) {
+  return static_cast<aclsim::ops::DataType>(api::EnumValue(dtype));
+}
+
+aclnnStatus ReduceCall(const char* api_name, nn::Reduction reduction, const aclTensor* self,
+                       const aclIntArray* dims, bool keep_dims, aclDataType dtype,
+                       const aclTensor* out, uint64_t* workspace_size, aclOpExecutor** executor) {
+  return api::FirstPhase(api_name, workspace_size, executor, [&]() -> Result<nn::ExecutorPtr> {
+    api::NnArgs args;
+    ACLSIM_ASSIGN_OR_RETURN(auto x, args.Tensor(self, "self"));
+    ACLSIM_ASSIGN_OR_RETURN(auto axes, args.Ints(dims, "dim"));
+    ACLSIM_ASSIGN_OR_RETURN(auto z, args.Tensor(out, "out"));
+    return nn::Reduce(api_name, reduction, x, axes, keep_dims, DtypeOf(dtype), z);
+  });
+}
+
+}  // namespace
+
+extern "C" {
+
+aclnnStatus aclnnSoftmaxGetWorkspaceSize(const aclTensor* self, int64_t dim, aclTensor* out,
+                                         uint64_t* workspaceSize, aclOpExecutor** executor) {
+  const char* api_name = __func__;
+  return api::FirstPhase(api_name, workspaceSize, executor, [&]() -> Result<nn::ExecutorPtr> {
+    api::NnArgs args;
+    ACLSIM_ASSIGN_OR_RETURN(auto x, args.Tensor(self, "self"));
+    ACLSIM_ASSIGN_OR_RETURN(auto z, args.Tensor(out, "out"));
+    return nn::Softmax(api_name, x, dim, z);
+  });
+}
+
+aclnnStatus aclnnReduceSumGetWorkspaceSize(const aclTensor* self, const aclIntArray* dims,
+                                           bool keepDims, aclDataType dtype, aclTensor* out,
+                                           uint64_t* workspaceSize, aclOpExecutor** executor) {
+  return ReduceCall(__func__, nn::Reduction::kSum, self, dims, keepDims, dtype, out, workspaceSize,
+                    executor);
+}
+
+aclnnStatus aclnnMeanGetWorkspaceSize(const aclTensor* self, const aclIntArray* dim, bool keepDim,
+                                      aclDataType dtype, aclTensor* out, uint64_t* workspaceSize,
+                                      aclOpExecutor** executor) {
+  return ReduceCall(__func__, nn::Reduction::kMean, self, dim, keepDim, dtype, out, workspaceSize,
+                    executor);
+}
+
+aclnnStatus aclnnArgMaxGetWorkspaceSize(const aclTensor* self, int64_t dim, bool keepdim,
+                                        aclTensor* out, uint64_t* workspaceSize,
+                                        aclOpExecutor** executor) {
+  const char* api_name = __func__;
+  return api::FirstPhase(api_name, workspaceSize, executor, [&]() -> Result<nn::ExecutorPtr> {
+    api::NnArgs args;
+    ACLSIM_ASSIGN_OR_RETURN(auto x, args.Tensor(self, "self"));
+    ACLSIM_ASSIGN_OR_RETURN(auto z, args.Tensor(out, "out"));
+    return nn::ArgMax(api_name, x, dim, keepdim, z);
+  });
+}
+
+aclnnStatus aclnnCumsumGetWorkspaceSize(const aclTensor* self, int64_t dim, aclDataType dtype,
+                                        aclTensor* out, uint64_t* workspaceSize,
+                                        aclOpExecutor** executor) {
+  const char* api_name = __func__;
+  return api::FirstPhase(api_name, workspaceSize, executor, [&]() -> Result<nn::ExecutorPtr> {
+    api::NnArgs args;
+    ACLSIM_ASSIGN_OR_RETURN(auto x, args.Tensor(self, "self"));
+    ACLSIM_ASSIGN_OR_RETURN(auto z, args.Tensor(out, "out"));
+    return nn::Cumsum(api_name, x, dim, DtypeOf(dtype), z);
+  });
+}
+
+}  // extern "C"

@@ -1,0 +1,182 @@
+// Matrix products of aclnn (Mm, BatchMatMul, Matmul, Mv) over the op library's cube kernels,
+// with cubeMathType's precision rules (aclnn_api.md 3.7). A transposed operand given as a
+// strided view (how frameworks pass weights) goes to the kernel as its contiguous buffer with
+// the transpose flag, so it costs no copy.
+#include <fmt/ranges.h>
+
+#include <algorithm>
+#include <optional>
+
+#include "core/nn/builder.h"
+#include "core/nn/ops.h"
+#include "core/nn/promote.h"
+
+namespace aclsim::core::nn {
+namespace {
+
+using DT = ops::DataType;
+
+std::string Shape(const std::vector<int64_t>& dims) {
+  return fmt::format("[{}]", fmt::join(dims, ", "));
+}
+
+bool IsMatmulFloat(DT dtype) {
+  return dtype == DT::kFloat || dtype == DT::kFloat16 || dtype == DT::kBf16;
+}
+
+// The rank rule of each kind; an error names the operand.
+Status CheckRanks(const Builder& b, MatmulKind kind, const Value& x, const Value& y,
+                  const char* y_what) {
+  auto refuse = [&](const char* what, const Value& v, const char* rule) {
+    return Err(StatusCode::kInvalidParam, "{}: {} of shape {} must be {}", b.name(), what,
+               Shape(v.dims), rule);
+  };
+  switch (kind) {
+    case MatmulKind::kMm:
+      if (x.rank() != 2) return refuse("self", x, "2-D");
+      if (y.rank() != 2) return refuse(y_what, y, "2-D");
+      break;
+    case MatmulKind::kBatch:
+      if (x.rank() != 3) return refuse("self", x, "3-D");
+      if (y.rank() != 3) return refuse(y_what, y, "3-D");
+      if (x.dims[0] != y.dims[0]) {
+        return Err(StatusCode::kInvalidParam, "{}: self {} and mat2 {} have different batch sizes",
+                   b.name(), Shape(x.dims), Shape(y.dims));
+      }
+      break;
+    case MatmulKind::kMv:
+      if (x.rank() != 2) return refuse("self", x, "2-D");
+      if (y.rank() != 1) return refuse(y_what, y, "1-D");
+      break;
+    case MatmulKind::kMatmul:
+      if (x.rank() < 1 || x.rank() > 6) return refuse("self", x, "1-D to 6-D");
+      if (y.rank() < 1 || y.rank() > 6) return refuse(y_what, y, "1-D to 6-D");
+      break;
+  }
+  return Status::Ok();
+}
+
+// torch.matmul's result shape (1-D operands promoted and their dim dropped); nullopt when K
+// differs or the batch dims do not broadcast.
+std::optional<std::vector<int64_t>> ProductShape(const Value& x, const Value& y) {
+  const bool vx = x.rank() == 1;
+  const bool vy = y.rank() == 1;
+  const int64_t kx = x.dims.back();
+  const int64_t ky = vy ? y.dims[0] : y.dims[y.rank() - 2];
+  if (kx != ky) return std::nullopt;
+  const std::vector<int64_t> bx(x.dims.begin(), x.dims.end() - (vx ? 1 : 2));
+  const std::vector<int64_t> by(y.dims.begin(), y.dims.end() - (vy ? 1 : 2));
+  auto shape = BroadcastShape(bx, by);
+  if (!shape) return std::nullopt;
+  if (!vx) shape->push_back(x.dims[x.rank() - 2]);
+  if (!vy) shape->push_back(y.dims.back());
+  return shape;
+}
+
+// The dtype the cube computes in for `cube_math_type`, or an error for a combination the
+// operator refuses.
+Result<DT> ComputeType(const Builder& b, MatmulKind kind, DT promoted, int8_t cube_math_type) {
+  const bool batch = kind == MatmulKind::kBatch;
+  switch (cube_math_type) {
+    case 0:  // KEEP_DTYPE
+    case 1:  // ALLOW_FP32_DOWN_PRECISION: f32 as HF32 on the card
+    case 4:  // USE_FP32_ADD
+      return promoted;
+    case 2:  // USE_FP16
+      if (promoted == DT::kBf16 && !batch) {
+        return Err(StatusCode::kInvalidParam,
+                   "{}: cubeMathType 2 (USE_FP16) is not supported for bfloat16 inputs", b.name());
+      }
+      return promoted == DT::kFloat ? DT::kFloat16 : promoted;
+    case 3:  // USE_HF32
+      if (promoted != DT::kFloat && !batch) {
+        return Err(StatusCode::kInvalidParam,
+                   "{}: cubeMathType 3 (USE_HF32) needs float32 inputs, not {}", b.name(),
+                   ops::DataTypeName(promoted));
+      }
+      return promoted;
+    default:
+      return Err(
+          StatusCode::kInvalidParam,
+          "{}: cubeMathType is {}; it must be 0 (KEEP_DTYPE), 1 (ALLOW_FP32_DOWN_PRECISION), "
+          "2 (USE_FP16), 3 (USE_HF32) or 4 (USE_FP32_ADD)",
+          b.name(), cube_math_type);
+  }
+}
+
+// An operand as the kernel takes it: `value` itself, or -- when it is the transpose of a
+// contiguous buffer in its last two dims -- that buffer, with `transposed` set.
+Value Operand(const Builder& b, const Value& value, bool* transposed) {
+  *transposed = false;
+  if (value.rank() < 2 || value.contiguous() || value.kind != Ref::Kind::kSlot) return value;
+  std::vector<int64_t> dims = value.dims;
+  std::vector<int64_t> strides = value.strides;
+  const size_t r = value.rank();
+  std::swap(dims[r - 1], dims[r - 2]);
+  std::swap(strides[r - 1], strides[r - 2]);
+  Value buffer = b.View(value, dims, strides, 0);
+  if (!buffer.contiguous()) return value;
+  *transposed = true;
+  return buffer;
+}
+
+}  // namespace
+
+Result<ExecutorPtr> MatMul(const char* name, MatmulKind kind, const NnTensor* self,
+                           const NnTensor* mat2, const NnTensor* out, int8_t cube_math_type) {
+  Builder b(name);
+  const char* y_what = kind == MatmulKind::kMv ? "vec" : "mat2";
+  ACLSIM_ASSIGN_OR_RETURN(Value x, b.Input(self, "self"));
+  ACLSIM_ASSIGN_OR_RETURN(Value y, b.Input(mat2, y_what));
+  ACLSIM_ASSIGN_OR_RETURN(Value z, b.Output(out, "out"));
+  ACLSIM_RETURN_IF_ERROR(b.Begin());
+  for (const auto& [v, what] :
+       {std::pair{&x, "self"}, std::pair{&y, y_what}, std::pair{&z, "out"}}) {
+    if (!IsMatmulFloat(v->dtype)) {
+      return Err(StatusCode::kInvalidParam, "{}: {} is {}; it must be float32, float16 or bfloat16",
+                 b.name(), what, ops::DataTypeName(v->dtype));
+    }
+  }
+  ACLSIM_RETURN_IF_ERROR(CheckRanks(b, kind, x, y, y_what));
+  if ((x.dtype == DT::kBf16) != (y.dtype == DT::kBf16)) {
+    return Err(StatusCode::kInvalidParam, "{}: self is {} and {} is {}; bfloat16 does not mix",
+               b.name(), ops::DataTypeName(x.dtype), y_what, ops::DataTypeName(y.dtype));
+  }
+  const auto shape = ProductShape(x, y);
+  if (!shape) {
+    return Err(StatusCode::kInvalidParam, "{}: self {} and {} {} cannot be multiplied", b.name(),
+               Shape(x.dims), y_what, Shape(y.dims));
+  }
+  if (*shape != z.dims) {
+    return Err(StatusCode::kInvalidParam, "{}: the product has shape {} but out has {}", b.name(),
+               Shape(*shape), Shape(z.dims));
+  }
+  const DT promoted = *Promote(x.dtype, y.dtype);
+  ACLSIM_ASSIGN_OR_RETURN(DT compute, ComputeType(b, kind, promoted, cube_math_type));
+  if (z.numel() == 0) return b.Finish();
+  const int64_t k = x.dims.back();
+  if (k == 0) {  // an empty sum: zeros
+    ACLSIM_ASSIGN_OR_RETURN(Value zeros,
+                            b.Op1("Fill", {b.Constant(0, z.dtype)}, {}, {{0, z.dims}}));
+    ACLSIM_RETURN_IF_ERROR(b.Store(zeros, z));
+    return b.Finish();
+  }
+  bool tx = false;
+  bool ty = false;
+  Value a = Operand(b, x, &tx);
+  Value c = Operand(b, y, &ty);
+  ACLSIM_ASSIGN_OR_RETURN(a, b.Cast(a, compute));
+  ACLSIM_ASSIGN_OR_RETURN(c, b.Cast(c, compute));
+  Value product;
+  if (kind == MatmulKind::kMm) {
+    ACLSIM_ASSIGN_OR_RETURN(product,
+                            b.Op1("MatMul", {a, c}, {{"transpose_x1", tx}, {"transpose_x2", ty}}));
+  } else {
+    ACLSIM_ASSIGN_OR_RETURN(product,
+                            b.Op1("BatchMatMulV2", {a, c}, {{"adj_x1", tx}, {"adj_x2", ty}}));
+  }
+  ACLSIM_RETURN_IF_ERROR(b.Store(product, z));
+  return b.Finish();
+}
+
+}  // namespace aclsim::core::nn

@@ -1,0 +1,312 @@
+// aclnn matrix products (Mm, BatchMatMul, Matmul, Mv) and softmax / reductions / scans
+// (Softmax, ReduceSum, Mean, ArgMax, Cumsum) through the public API, on strided views, with
+// cubeMathType's rules and the errors.
+#include <cmath>
+#include <cstdint>
+#include <string>
+
+#include "aclnn_test.h"
+#include "aclnnop/aclnn_argmax.h"
+#include "aclnnop/aclnn_batch_matmul.h"
+#include "aclnnop/aclnn_cumsum.h"
+#include "aclnnop/aclnn_matmul.h"
+#include "aclnnop/aclnn_mean.h"
+#include "aclnnop/aclnn_mm.h"
+#include "aclnnop/aclnn_mv.h"
+#include "aclnnop/aclnn_reduce_sum.h"
+#include "aclnnop/aclnn_softmax.h"
+
+namespace {
+
+using aclnntest::AclnnTest;
+using aclnntest::DeviceArray;
+using aclnntest::Iota;
+
+// Row-major [m, k] @ [k, n] on the host.
+std::vector<float> HostMm(const std::vector<float>& a, const std::vector<float>& b, int64_t m,
+                          int64_t k, int64_t n) {
+  std::vector<float> c(static_cast<size_t>(m * n));
+  for (int64_t i = 0; i < m; ++i) {
+    for (int64_t j = 0; j < n; ++j) {
+      double s = 0;
+      for (int64_t p = 0; p < k; ++p) s += double{a[i * k + p]} * b[p * n + j];
+      c[i * n + j] = static_cast<float>(s);
+    }
+  }
+  return c;
+}
+
+bool HasMessage(const char* part) {
+  return std::string(aclGetRecentErrMsg()).find(part) != std::string::npos;
+}
+
+aclIntArray* Ints(std::vector<int64_t> v) { return aclCreateIntArray(v.data(), v.size()); }
+
+TEST_F(AclnnTest, MmContiguousAndTransposedWeight) {
+  const std::vector<float> a = Iota(6, 1);         // [2, 3]
+  const std::vector<float> w = Iota(12, -3, 0.5);  // [3, 4]
+  DeviceArray<float> da(a);
+  DeviceArray<float> dw(w);
+  DeviceArray<float> out(std::vector<float>(8));
+  ASSERT_EQ(ACLNN_RUN(stream_, Mm, da.View({2, 3}, ACL_FLOAT), dw.View({3, 4}, ACL_FLOAT),
+                      out.View({2, 4}, ACL_FLOAT), 0),
+            ACLNN_SUCCESS)
+      << aclGetRecentErrMsg();
+  EXPECT_EQ(out.Read(), HostMm(a, w, 2, 3, 4));
+  // The weight stored as [4, 3] (its transpose), passed as a [3, 4] view with strides {1, 3}:
+  // as llama.cpp passes weights.
+  std::vector<float> wt(12);
+  for (int r = 0; r < 3; ++r) {
+    for (int c = 0; c < 4; ++c) wt[c * 3 + r] = w[r * 4 + c];
+  }
+  DeviceArray<float> dwt(wt);
+  // The kernel reads the stored buffer with its transpose flag: no copy into the workspace.
+  uint64_t ws = 1;
+  aclOpExecutor* ex = nullptr;
+  ASSERT_EQ(aclnnMmGetWorkspaceSize(da.View({2, 3}, ACL_FLOAT), dwt.View({3, 4}, ACL_FLOAT, {1, 3}),
+                                    out.View({2, 4}, ACL_FLOAT), 0, &ws, &ex),
+            ACLNN_SUCCESS);
+  EXPECT_EQ(ws, 0u);
+  ASSERT_EQ(aclnnMm(nullptr, 0, ex, stream_), ACLNN_SUCCESS);
+  ASSERT_EQ(aclrtSynchronizeStream(stream_), ACL_SUCCESS);
+  ASSERT_EQ(ACLNN_RUN(stream_, Mm, da.View({2, 3}, ACL_FLOAT), dwt.View({3, 4}, ACL_FLOAT, {1, 3}),
+                      out.View({2, 4}, ACL_FLOAT), 0),
+            ACLNN_SUCCESS)
+      << aclGetRecentErrMsg();
+  EXPECT_EQ(out.Read(), HostMm(a, w, 2, 3, 4));
+  // A transposed (non-contiguous) output.
+  DeviceArray<float> outt(std::vector<float>(8));
+  ASSERT_EQ(ACLNN_RUN(stream_, Mm, da.View({2, 3}, ACL_FLOAT), dw.View({3, 4}, ACL_FLOAT),
+                      outt.View({2, 4}, ACL_FLOAT, {1, 2}), 0),
+            ACLNN_SUCCESS)
+      << aclGetRecentErrMsg();
+  const std::vector<float> want = HostMm(a, w, 2, 3, 4);
+  const std::vector<float> got = outt.Read();
+  for (int i = 0; i < 2; ++i) {
+    for (int j = 0; j < 4; ++j) EXPECT_EQ(got[j * 2 + i], want[i * 4 + j]);
+  }
+}
+
+TEST_F(AclnnTest, MmCubeMathTypeRules) {
+  // cubeMathType 2 (USE_FP16) rounds f32 inputs to f16: 1 + 2^-12 becomes 1.
+  const float fine = 1.0f + 1.0f / 4096;
+  DeviceArray<float> a({fine});
+  DeviceArray<float> b({1.0f});
+  DeviceArray<float> out(std::vector<float>(1));
+  ASSERT_EQ(ACLNN_RUN(stream_, Mm, a.View({1, 1}, ACL_FLOAT), b.View({1, 1}, ACL_FLOAT),
+                      out.View({1, 1}, ACL_FLOAT), 0),
+            ACLNN_SUCCESS);
+  EXPECT_EQ(out.Read()[0], fine);
+  ASSERT_EQ(ACLNN_RUN(stream_, Mm, a.View({1, 1}, ACL_FLOAT), b.View({1, 1}, ACL_FLOAT),
+                      out.View({1, 1}, ACL_FLOAT), 2),
+            ACLNN_SUCCESS);
+  EXPECT_EQ(out.Read()[0], 1.0f);
+  // USE_HF32 needs f32; USE_FP16 refuses bf16; 5 is no cubeMathType.
+  DeviceArray<uint16_t> h({aclFloatToFloat16(1.0f)});
+  DeviceArray<uint16_t> ho(std::vector<uint16_t>(1));
+  EXPECT_EQ(ACLNN_RUN(stream_, Mm, h.View({1, 1}, ACL_FLOAT16), h.View({1, 1}, ACL_FLOAT16),
+                      ho.View({1, 1}, ACL_FLOAT16), 3),
+            ACLNN_ERR_PARAM_INVALID);
+  EXPECT_TRUE(HasMessage("USE_HF32"));
+  EXPECT_EQ(ACLNN_RUN(stream_, Mm, h.View({1, 1}, ACL_BF16), h.View({1, 1}, ACL_BF16),
+                      ho.View({1, 1}, ACL_BF16), 2),
+            ACLNN_ERR_PARAM_INVALID);
+  EXPECT_TRUE(HasMessage("USE_FP16"));
+  EXPECT_EQ(ACLNN_RUN(stream_, Mm, a.View({1, 1}, ACL_FLOAT), b.View({1, 1}, ACL_FLOAT),
+                      out.View({1, 1}, ACL_FLOAT), 5),
+            ACLNN_ERR_PARAM_INVALID);
+  EXPECT_TRUE(HasMessage("cubeMathType is 5"));
+  // f16 in, f16 out, f32 accumulation rounded once.
+  ASSERT_EQ(ACLNN_RUN(stream_, Mm, h.View({1, 1}, ACL_FLOAT16), h.View({1, 1}, ACL_FLOAT16),
+                      ho.View({1, 1}, ACL_FLOAT16), 1),
+            ACLNN_SUCCESS);
+  EXPECT_EQ(aclFloat16ToFloat(ho.Read()[0]), 1.0f);
+}
+
+TEST_F(AclnnTest, BatchMatMulAndMatmulBroadcast) {
+  const std::vector<float> a = Iota(12, 1);  // [2, 2, 3]
+  const std::vector<float> b = Iota(12, 0);  // [2, 3, 2]
+  DeviceArray<float> da(a);
+  DeviceArray<float> db(b);
+  DeviceArray<float> out(std::vector<float>(8));
+  ASSERT_EQ(ACLNN_RUN(stream_, BatchMatMul, da.View({2, 2, 3}, ACL_FLOAT),
+                      db.View({2, 3, 2}, ACL_FLOAT), out.View({2, 2, 2}, ACL_FLOAT), 0),
+            ACLNN_SUCCESS)
+      << aclGetRecentErrMsg();
+  std::vector<float> want;
+  for (int batch = 0; batch < 2; ++batch) {
+    const std::vector<float> sa(a.begin() + batch * 6, a.begin() + batch * 6 + 6);
+    const std::vector<float> sb(b.begin() + batch * 6, b.begin() + batch * 6 + 6);
+    for (float v : HostMm(sa, sb, 2, 3, 2)) want.push_back(v);
+  }
+  EXPECT_EQ(out.Read(), want);
+  // Matmul: [2, 2, 3] @ [3, 2] (the first batch of b) broadcasts the 2-D operand.
+  ASSERT_EQ(ACLNN_RUN(stream_, Matmul, da.View({2, 2, 3}, ACL_FLOAT), db.View({3, 2}, ACL_FLOAT),
+                      out.View({2, 2, 2}, ACL_FLOAT), 1),
+            ACLNN_SUCCESS)
+      << aclGetRecentErrMsg();
+  const std::vector<float> b0(b.begin(), b.begin() + 6);
+  want.clear();
+  for (int batch = 0; batch < 2; ++batch) {
+    const std::vector<float> sa(a.begin() + batch * 6, a.begin() + batch * 6 + 6);
+    for (float v : HostMm(sa, b0, 2, 3, 2)) want.push_back(v);
+  }
+  EXPECT_EQ(out.Read(), want);
+  // 1-D @ 1-D is a dot product into a 0-D out.
+  DeviceArray<float> dot(std::vector<float>(1));
+  ASSERT_EQ(ACLNN_RUN(stream_, Matmul, da.View({3}, ACL_FLOAT), db.View({3}, ACL_FLOAT),
+                      dot.View({}, ACL_FLOAT), 0),
+            ACLNN_SUCCESS)
+      << aclGetRecentErrMsg();
+  EXPECT_EQ(dot.Read()[0], 1 * 0 + 2 * 1 + 3 * 2);
+  // BatchMatMul: 3-D only, same batch; the wrong out shape is named.
+  EXPECT_EQ(ACLNN_RUN(stream_, BatchMatMul, da.View({4, 3}, ACL_FLOAT),
+                      db.View({2, 3, 2}, ACL_FLOAT), out.View({2, 2, 2}, ACL_FLOAT), 0),
+            ACLNN_ERR_PARAM_INVALID);
+  EXPECT_TRUE(HasMessage("must be 3-D"));
+  EXPECT_EQ(ACLNN_RUN(stream_, BatchMatMul, da.View({2, 2, 3}, ACL_FLOAT),
+                      db.View({2, 3, 2}, ACL_FLOAT), out.View({2, 4}, ACL_FLOAT), 0),
+            ACLNN_ERR_PARAM_INVALID);
+  EXPECT_TRUE(HasMessage("out has [2, 4]"));
+  EXPECT_EQ(ACLNN_RUN(stream_, Matmul, da.View({2, 2, 3}, ACL_FLOAT), db.View({2, 2}, ACL_FLOAT),
+                      out.View({2, 2, 2}, ACL_FLOAT), 0),
+            ACLNN_ERR_PARAM_INVALID);
+  EXPECT_TRUE(HasMessage("cannot be multiplied"));
+}
+
+TEST_F(AclnnTest, MvAndNullArguments) {
+  DeviceArray<float> m(Iota(6, 1));  // [2, 3]
+  DeviceArray<float> v({1, 0, -1});
+  DeviceArray<float> out(std::vector<float>(2));
+  ASSERT_EQ(ACLNN_RUN(stream_, Mv, m.View({2, 3}, ACL_FLOAT), v.View({3}, ACL_FLOAT),
+                      out.View({2}, ACL_FLOAT), 0),
+            ACLNN_SUCCESS)
+      << aclGetRecentErrMsg();
+  EXPECT_EQ(out.Read(), (std::vector<float>{-2, -2}));
+  uint64_t ws = 0;
+  aclOpExecutor* ex = nullptr;
+  EXPECT_EQ(aclnnMvGetWorkspaceSize(m.View({2, 3}, ACL_FLOAT), nullptr, out.View({2}, ACL_FLOAT), 0,
+                                    &ws, &ex),
+            ACLNN_ERR_PARAM_NULLPTR);
+  EXPECT_TRUE(HasMessage("vec"));
+  DeviceArray<int32_t> ints({1, 2, 3, 4});
+  EXPECT_EQ(ACLNN_RUN(stream_, Mm, ints.View({2, 2}, ACL_INT32), ints.View({2, 2}, ACL_INT32),
+                      ints.View({2, 2}, ACL_INT32), 0),
+            ACLNN_ERR_PARAM_INVALID);
+  EXPECT_TRUE(HasMessage("float32, float16 or bfloat16"));
+}
+
+TEST_F(AclnnTest, SoftmaxAlongADimOfAStridedView) {
+  // self: the transpose of a [3, 2] buffer; softmax along dim 1 (the buffer's columns).
+  DeviceArray<float> x({0, 1, 2, 3, 4, 5});
+  DeviceArray<float> out(std::vector<float>(6));
+  ASSERT_EQ(ACLNN_RUN(stream_, Softmax, x.View({2, 3}, ACL_FLOAT, {1, 2}), -1,
+                      out.View({2, 3}, ACL_FLOAT)),
+            ACLNN_SUCCESS)
+      << aclGetRecentErrMsg();
+  const std::vector<std::vector<double>> rows = {{0, 2, 4}, {1, 3, 5}};
+  const std::vector<float> got = out.Read();
+  for (size_t r = 0; r < 2; ++r) {
+    double sum = 0;
+    for (double v : rows[r]) sum += std::exp(v - rows[r][2]);
+    for (size_t c = 0; c < 3; ++c) {
+      EXPECT_NEAR(got[r * 3 + c], std::exp(rows[r][c] - rows[r][2]) / sum, 1e-6);
+    }
+  }
+  EXPECT_EQ(ACLNN_RUN(stream_, Softmax, x.View({2, 3}, ACL_FLOAT), 2, out.View({2, 3}, ACL_FLOAT)),
+            ACLNN_ERR_PARAM_INVALID);
+  EXPECT_TRUE(HasMessage("out of range"));
+  DeviceArray<int32_t> ints(std::vector<int32_t>(6));
+  EXPECT_EQ(ACLNN_RUN(stream_, Softmax, ints.View({6}, ACL_INT32), 0, ints.View({6}, ACL_INT32)),
+            ACLNN_ERR_PARAM_INVALID);
+}
+
+TEST_F(AclnnTest, ReduceSumAndMeanOverDims) {
+  DeviceArray<float> x(Iota(24));  // [2, 3, 4]
+  DeviceArray<float> out(std::vector<float>(8));
+  aclIntArray* dim1 = Ints({1});
+  ASSERT_EQ(ACLNN_RUN(stream_, ReduceSum, x.View({2, 3, 4}, ACL_FLOAT), dim1, false, ACL_FLOAT,
+                      out.View({2, 4}, ACL_FLOAT)),
+            ACLNN_SUCCESS)
+      << aclGetRecentErrMsg();
+  std::vector<float> want(8);
+  for (int a = 0; a < 2; ++a) {
+    for (int c = 0; c < 4; ++c) {
+      for (int b = 0; b < 3; ++b) want[a * 4 + c] += static_cast<float>(a * 12 + b * 4 + c);
+    }
+  }
+  EXPECT_EQ(out.Read(), want);
+  // Mean over {0, -1} with keepDim into [1, 3, 1].
+  aclIntArray* dims = Ints({0, -1});
+  DeviceArray<float> mean(std::vector<float>(3));
+  ASSERT_EQ(ACLNN_RUN(stream_, Mean, x.View({2, 3, 4}, ACL_FLOAT), dims, true, ACL_FLOAT,
+                      mean.View({1, 3, 1}, ACL_FLOAT)),
+            ACLNN_SUCCESS)
+      << aclGetRecentErrMsg();
+  EXPECT_EQ(mean.Read(), (std::vector<float>{7.5f, 11.5f, 15.5f}));
+  // Empty dims: everything; int32 input summed in int64.
+  DeviceArray<int32_t> ints({1, 2, 3, 4});
+  DeviceArray<int64_t> total(std::vector<int64_t>(1));
+  aclIntArray* none = Ints({});
+  ASSERT_EQ(ACLNN_RUN(stream_, ReduceSum, ints.View({2, 2}, ACL_INT32), none, false, ACL_INT64,
+                      total.View({}, ACL_INT64)),
+            ACLNN_SUCCESS)
+      << aclGetRecentErrMsg();
+  EXPECT_EQ(total.Read()[0], 10);
+  // Errors: a repeated dim, a dim out of range, the wrong out shape.
+  aclIntArray* twice = Ints({1, -2});
+  EXPECT_EQ(ACLNN_RUN(stream_, ReduceSum, x.View({2, 3, 4}, ACL_FLOAT), twice, false, ACL_FLOAT,
+                      out.View({2, 4}, ACL_FLOAT)),
+            ACLNN_ERR_PARAM_INVALID);
+  EXPECT_TRUE(HasMessage("appears twice"));
+  aclIntArray* far = Ints({3});
+  EXPECT_EQ(ACLNN_RUN(stream_, Mean, x.View({2, 3, 4}, ACL_FLOAT), far, false, ACL_FLOAT,
+                      out.View({2, 4}, ACL_FLOAT)),
+            ACLNN_ERR_PARAM_INVALID);
+  EXPECT_TRUE(HasMessage("out of range"));
+  EXPECT_EQ(ACLNN_RUN(stream_, ReduceSum, x.View({2, 3, 4}, ACL_FLOAT), dim1, true, ACL_FLOAT,
+                      out.View({2, 4}, ACL_FLOAT)),
+            ACLNN_ERR_PARAM_INVALID);
+  EXPECT_TRUE(HasMessage("out has [2, 4]"));
+  for (aclIntArray* a : {dim1, dims, none, twice, far}) aclDestroyIntArray(a);
+}
+
+TEST_F(AclnnTest, ArgMaxAndCumsum) {
+  DeviceArray<float> x({3, 9, 1, 4, 4, 8});  // [2, 3]
+  DeviceArray<int64_t> idx(std::vector<int64_t>(2));
+  ASSERT_EQ(
+      ACLNN_RUN(stream_, ArgMax, x.View({2, 3}, ACL_FLOAT), 1, false, idx.View({2}, ACL_INT64)),
+      ACLNN_SUCCESS)
+      << aclGetRecentErrMsg();
+  EXPECT_EQ(idx.Read(), (std::vector<int64_t>{1, 2}));
+  DeviceArray<int32_t> idx32(std::vector<int32_t>(3));
+  ASSERT_EQ(
+      ACLNN_RUN(stream_, ArgMax, x.View({2, 3}, ACL_FLOAT), 0, true, idx32.View({1, 3}, ACL_INT32)),
+      ACLNN_SUCCESS)
+      << aclGetRecentErrMsg();
+  EXPECT_EQ(idx32.Read(), (std::vector<int32_t>{1, 0, 1}));
+  EXPECT_EQ(ACLNN_RUN(stream_, ArgMax, x.View({2, 3}, ACL_FLOAT), 1, false, x.View({2}, ACL_FLOAT)),
+            ACLNN_ERR_PARAM_INVALID);
+  EXPECT_TRUE(HasMessage("int32 or int64"));
+  // Cumsum along dim 0 of the transposed view, in float.
+  DeviceArray<float> sums(std::vector<float>(6));
+  ASSERT_EQ(ACLNN_RUN(stream_, Cumsum, x.View({3, 2}, ACL_FLOAT, {1, 3}), 0, ACL_FLOAT,
+                      sums.View({3, 2}, ACL_FLOAT)),
+            ACLNN_SUCCESS)
+      << aclGetRecentErrMsg();
+  EXPECT_EQ(sums.Read(), (std::vector<float>{3, 4, 12, 8, 13, 16}));
+  // int32 into int64.
+  DeviceArray<int32_t> ints({1, 2, 3});
+  DeviceArray<int64_t> isums(std::vector<int64_t>(3));
+  ASSERT_EQ(ACLNN_RUN(stream_, Cumsum, ints.View({3}, ACL_INT32), -1, ACL_INT64,
+                      isums.View({3}, ACL_INT64)),
+            ACLNN_SUCCESS)
+      << aclGetRecentErrMsg();
+  EXPECT_EQ(isums.Read(), (std::vector<int64_t>{1, 3, 6}));
+  EXPECT_EQ(ACLNN_RUN(stream_, Cumsum, ints.View({3}, ACL_INT32), 0, ACL_FLOAT,
+                      isums.View({3}, ACL_INT64)),
+            ACLNN_ERR_PARAM_INVALID);
+  EXPECT_TRUE(HasMessage("they must match"));
+}
+
+}  // namespace
