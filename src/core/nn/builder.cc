@@ -1,5 +1,7 @@
 #include "core/nn/builder.h"
 
+#include <fmt/ranges.h>
+
 #include <algorithm>
 #include <cstring>
 #include <string_view>
@@ -44,6 +46,10 @@ ops::TensorDesc IntsDesc(const std::vector<int64_t>& values) {
 }
 
 }  // namespace
+
+std::string ShapeString(const std::vector<int64_t>& dims) {
+  return fmt::format("[{}]", fmt::join(dims, ", "));
+}
 
 int64_t Value::numel() const { return ElementCount(dims); }
 

@@ -59,6 +59,9 @@ struct Value {
   size_t rank() const { return dims.size(); }
 };
 
+// "[2, 3]": dims as messages print them.
+std::string ShapeString(const std::vector<int64_t>& dims);
+
 class Builder {
  public:
   explicit Builder(std::string name);

@@ -11,10 +11,6 @@ namespace {
 
 using DT = ops::DataType;
 
-std::string Shape(const std::vector<int64_t>& dims) {
-  return fmt::format("[{}]", fmt::join(dims, ", "));
-}
-
 Status CheckOutCast(const Builder& b, DT from, DT to, const char* what) {
   if (!CanCastTo(from, to)) {
     return Err(StatusCode::kInvalidParam, "{}: a {} result cannot be written to {} of dtype {}",
@@ -83,11 +79,11 @@ Result<ExecutorPtr> BinaryArith(const char* name, Arith arith, const NnTensor* s
   const auto shape = BroadcastShape(x.dims, other_dims);
   if (!shape) {
     return Err(StatusCode::kInvalidParam, "{}: shapes {} and {} do not broadcast", b.name(),
-               Shape(x.dims), Shape(other_dims));
+               ShapeString(x.dims), ShapeString(other_dims));
   }
   if (*shape != z.dims) {
     return Err(StatusCode::kInvalidParam, "{}: the result has shape {} but {} has {}", b.name(),
-               Shape(*shape), in_place ? "selfRef" : "out", Shape(z.dims));
+               ShapeString(*shape), in_place ? "selfRef" : "out", ShapeString(z.dims));
   }
   ACLSIM_RETURN_IF_ERROR(CheckOutCast(b, *promoted, z.dtype, in_place ? "selfRef" : "out"));
   // True division of integers computes in float.
@@ -133,7 +129,7 @@ Result<ExecutorPtr> Unary(const char* name, const char* kernel, const ops::AttrM
   ACLSIM_RETURN_IF_ERROR(b.Begin());
   if (x.dims != z.dims) {
     return Err(StatusCode::kInvalidParam, "{}: self has shape {} but out has {}", b.name(),
-               Shape(x.dims), Shape(z.dims));
+               ShapeString(x.dims), ShapeString(z.dims));
   }
   DT compute = x.dtype;
   if (rule == UnaryRule::kFloatOut && !IsFloating(compute)) {
@@ -163,7 +159,7 @@ Result<ExecutorPtr> CastTo(const char* name, const NnTensor* self, ops::DataType
   }
   if (x.dims != z.dims) {
     return Err(StatusCode::kInvalidParam, "{}: self has shape {} but out has {}", b.name(),
-               Shape(x.dims), Shape(z.dims));
+               ShapeString(x.dims), ShapeString(z.dims));
   }
   if (z.numel() == 0) return b.Finish();
   ACLSIM_RETURN_IF_ERROR(b.Store(x, z));
@@ -178,7 +174,7 @@ Result<ExecutorPtr> CopyInto(const char* name, const NnTensor* self, const NnTen
   const auto shape = BroadcastShape(z.dims, x.dims);
   if (!shape || *shape != z.dims) {
     return Err(StatusCode::kInvalidParam, "{}: src of shape {} does not broadcast to selfRef {}",
-               b.name(), Shape(x.dims), Shape(z.dims));
+               b.name(), ShapeString(x.dims), ShapeString(z.dims));
   }
   ACLSIM_RETURN_IF_ERROR(CheckOutCast(b, x.dtype, z.dtype, "selfRef"));
   if (z.numel() == 0) return b.Finish();

@@ -16,10 +16,6 @@ namespace {
 
 using DT = ops::DataType;
 
-std::string Shape(const std::vector<int64_t>& dims) {
-  return fmt::format("[{}]", fmt::join(dims, ", "));
-}
-
 bool IsMatmulFloat(DT dtype) {
   return dtype == DT::kFloat || dtype == DT::kFloat16 || dtype == DT::kBf16;
 }
@@ -29,7 +25,7 @@ Status CheckRanks(const Builder& b, MatmulKind kind, const Value& x, const Value
                   const char* y_what) {
   auto refuse = [&](const char* what, const Value& v, const char* rule) {
     return Err(StatusCode::kInvalidParam, "{}: {} of shape {} must be {}", b.name(), what,
-               Shape(v.dims), rule);
+               ShapeString(v.dims), rule);
   };
   switch (kind) {
     case MatmulKind::kMm:
@@ -41,7 +37,7 @@ Status CheckRanks(const Builder& b, MatmulKind kind, const Value& x, const Value
       if (y.rank() != 3) return refuse(y_what, y, "3-D");
       if (x.dims[0] != y.dims[0]) {
         return Err(StatusCode::kInvalidParam, "{}: self {} and mat2 {} have different batch sizes",
-                   b.name(), Shape(x.dims), Shape(y.dims));
+                   b.name(), ShapeString(x.dims), ShapeString(y.dims));
       }
       break;
     case MatmulKind::kMv:
@@ -145,11 +141,11 @@ Result<ExecutorPtr> MatMul(const char* name, MatmulKind kind, const NnTensor* se
   const auto shape = ProductShape(x, y);
   if (!shape) {
     return Err(StatusCode::kInvalidParam, "{}: self {} and {} {} cannot be multiplied", b.name(),
-               Shape(x.dims), y_what, Shape(y.dims));
+               ShapeString(x.dims), y_what, ShapeString(y.dims));
   }
   if (*shape != z.dims) {
     return Err(StatusCode::kInvalidParam, "{}: the product has shape {} but out has {}", b.name(),
-               Shape(*shape), Shape(z.dims));
+               ShapeString(*shape), ShapeString(z.dims));
   }
   const DT promoted = *Promote(x.dtype, y.dtype);
   ACLSIM_ASSIGN_OR_RETURN(DT compute, ComputeType(b, kind, promoted, cube_math_type));

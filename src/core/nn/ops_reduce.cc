@@ -14,10 +14,6 @@ namespace {
 
 using DT = ops::DataType;
 
-std::string Shape(const std::vector<int64_t>& dims) {
-  return fmt::format("[{}]", fmt::join(dims, ", "));
-}
-
 // `dim` in [-rank, rank - 1] (a 0-D tensor takes -1 and 0) as an index into dims.
 Result<int64_t> NormalizeDim(const Builder& b, int64_t dim, size_t rank, const char* what) {
   const int64_t r = std::max<int64_t>(static_cast<int64_t>(rank), 1);
@@ -31,7 +27,7 @@ Result<int64_t> NormalizeDim(const Builder& b, int64_t dim, size_t rank, const c
 Status RequireShape(const Builder& b, const std::vector<int64_t>& want, const Value& out) {
   if (want == out.dims) return Status::Ok();
   return Err(StatusCode::kInvalidParam, "{}: the result has shape {} but out has {}", b.name(),
-             Shape(want), Shape(out.dims));
+             ShapeString(want), ShapeString(out.dims));
 }
 
 // A 0-D value as [1] (the kernels take at least one dim).
@@ -142,7 +138,7 @@ Result<ExecutorPtr> ArgMax(const char* name, const NnTensor* self, int64_t dim, 
   if (x.rank() > 0) {
     if (x.dims[static_cast<size_t>(axis)] == 0) {
       return Err(StatusCode::kInvalidParam, "{}: dim {} of self {} is empty; it has no maximum",
-                 b.name(), axis, Shape(x.dims));
+                 b.name(), axis, ShapeString(x.dims));
     }
     if (keep_dim) {
       shape[static_cast<size_t>(axis)] = 1;
