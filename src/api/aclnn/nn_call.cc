@@ -1,5 +1,9 @@
 #include "api/aclnn/nn_call.h"
 
+#include <fmt/format.h>
+
+#include <string>
+
 #include "aclnn/opdev/op_errno.h"
 #include "core/objects.h"
 #include "core/runtime.h"
@@ -64,6 +68,20 @@ Result<const core::nn::NnScalar*> NnArgs::Scalar(const aclScalar* handle, const 
 Result<std::vector<int64_t>> NnArgs::Ints(const aclIntArray* handle, const char* what) {
   ACLSIM_ASSIGN_OR_RETURN(auto array, NnObject<core::nn::NnIntArray>(handle, what));
   return array->values;
+}
+
+Result<std::vector<const core::nn::NnTensor*>> NnArgs::Tensors(const aclTensorList* handle,
+                                                               const char* what) {
+  ACLSIM_ASSIGN_OR_RETURN(auto list, NnObject<core::nn::NnTensorList>(handle, what));
+  std::vector<const core::nn::NnTensor*> members;
+  for (size_t i = 0; i < list->members.size(); ++i) {
+    const std::string name = fmt::format("{}[{}]", what, i);
+    ACLSIM_ASSIGN_OR_RETURN(auto tensor,
+                            Tensor(static_cast<const aclTensor*>(list->members[i]), name.c_str()));
+    members.push_back(tensor);
+  }
+  held_.push_back(std::move(list));
+  return members;
 }
 
 aclnnStatus SecondPhase(const char* api, void* workspace, uint64_t workspace_size,

@@ -57,6 +57,9 @@ class NnArgs {
   Result<const core::nn::NnScalar*> Scalar(const aclScalar* handle, const char* what,
                                            bool optional = false);
   Result<std::vector<int64_t>> Ints(const aclIntArray* handle, const char* what);
+  // The members of a tensor list, in order (each must be a live tensor).
+  Result<std::vector<const core::nn::NnTensor*>> Tensors(const aclTensorList* handle,
+                                                         const char* what);
 
  private:
   std::vector<std::shared_ptr<void>> held_;

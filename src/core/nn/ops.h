@@ -33,8 +33,9 @@ Result<ExecutorPtr> BinaryArith(const char* name, Arith arith, const NnTensor* s
 
 // How a unary op chooses the dtype it computes in.
 enum class UnaryRule {
-  kSame,      // self's dtype (Abs, Neg, Relu, Sign): integers stay integers
-  kFloatOut,  // floats: self's; integers/bool: out's (which must be floating)
+  kSame,       // self's dtype (Abs, Neg, Relu, Sign): integers stay integers
+  kFloatOut,   // floats: self's; integers/bool: out's (which must be floating)
+  kFloatOnly,  // self's, which must be floating (LeakyRelu, Elu)
 };
 
 // out = kernel(self) for an op-library elementwise kernel with `attrs`. out null: in place.
@@ -48,6 +49,42 @@ Result<ExecutorPtr> CastTo(const char* name, const NnTensor* self, ops::DataType
 Result<ExecutorPtr> CopyInto(const char* name, const NnTensor* self, const NnTensor* src);
 // Every element of selfRef = value.
 Result<ExecutorPtr> FillWith(const char* name, const NnTensor* self, double value);
+
+// ---- comparisons, maximum / minimum, power, clamping (ops_binary.cc) ----
+
+// Comparisons give bool results; kMaximum, kMinimum and kPow the promoted dtype.
+enum class BinaryKind {
+  kGreater,
+  kGreaterEqual,
+  kLess,
+  kLessEqual,
+  kEqual,
+  kNotEqual,
+  kMaximum,
+  kMinimum,
+  kPow,
+};
+// out = self (op) other, each a tensor or a scalar (exactly one of each pair is given; a
+// scalar with a tensor promotes by aclnn_api.md 3.3), broadcast. out null: in place on self.
+Result<ExecutorPtr> Binary(const char* name, BinaryKind kind, const NnTensor* self,
+                           const NnScalar* self_scalar, const NnTensor* other,
+                           const NnScalar* other_scalar, const NnTensor* out);
+// out = min(max(self, min), max); each bound a tensor, a scalar or absent (not both absent).
+// out null: in place on self.
+Result<ExecutorPtr> Clamp(const char* name, const NnTensor* self, const NnTensor* min_tensor,
+                          const NnScalar* min_scalar, const NnTensor* max_tensor,
+                          const NnScalar* max_scalar, const NnTensor* out);
+
+// ---- activations with parameters (ops_activation.cc) ----
+
+// out = self <= threshold ? value : self. out null: in place.
+Result<ExecutorPtr> Threshold(const char* name, const NnTensor* self, const NnScalar* threshold,
+                              const NnScalar* value, const NnTensor* out);
+// out = beta * self > threshold ? self : log(1 + exp(beta * self)) / beta. out null: in place.
+Result<ExecutorPtr> Softplus(const char* name, const NnTensor* self, const NnScalar* beta,
+                             const NnScalar* threshold, const NnTensor* out);
+// out = silu(a) * b, a and b the first and second halves of x along dim.
+Result<ExecutorPtr> SwiGlu(const char* name, const NnTensor* x, int64_t dim, const NnTensor* out);
 
 // ---- matrix products (ops_matmul.cc) ----
 
@@ -78,6 +115,38 @@ Result<ExecutorPtr> ArgMax(const char* name, const NnTensor* self, int64_t dim, 
 // out = the inclusive prefix sum along dim, computed in dtype (out's dtype).
 Result<ExecutorPtr> Cumsum(const char* name, const NnTensor* self, int64_t dim, ops::DataType dtype,
                            const NnTensor* out);
+
+// ---- shapes and movement (ops_shape.cc) ----
+
+// out = self.permute(dims) (a view, copied to out).
+Result<ExecutorPtr> Permute(const char* name, const NnTensor* self,
+                            const std::vector<int64_t>& dims, const NnTensor* out);
+// out = self[start:end:step] on each of axes (torch's clamping; steps > 0; empty steps = 1).
+Result<ExecutorPtr> Slice(const char* name, const NnTensor* self,
+                          const std::vector<int64_t>& starts, const std::vector<int64_t>& ends,
+                          const std::vector<int64_t>& axes, const std::vector<int64_t>& steps,
+                          const NnTensor* out);
+// out = torch.cat(tensors, dim): promoted dtype, 1-D empty tensors skipped.
+Result<ExecutorPtr> Cat(const char* name, const std::vector<const NnTensor*>& tensors, int64_t dim,
+                        const NnTensor* out);
+// out = self.repeat(repeats) (torch.Tensor.repeat: leading dims added).
+Result<ExecutorPtr> Repeat(const char* name, const NnTensor* self,
+                           const std::vector<int64_t>& repeats, const NnTensor* out);
+// out = torch constant_pad_nd(self, pad, value): pairs from the last dim backwards, negative
+// pads crop.
+Result<ExecutorPtr> ConstantPad(const char* name, const NnTensor* self,
+                                const std::vector<int64_t>& pad, const NnScalar* value,
+                                const NnTensor* out);
+enum class GatherKind {
+  kGatherV2,     // out rank = self rank + index rank - 1
+  kIndexSelect,  // 0-D / 1-D index; out.shape[dim] = index's element count
+};
+// out = self taken at index along dim (indices checked when the kernel runs).
+Result<ExecutorPtr> Gather(const char* name, GatherKind kind, const NnTensor* self, int64_t dim,
+                           const NnTensor* index, const NnTensor* out);
+// out = start + i * step for i in [0, ceil((end - start) / step)).
+Result<ExecutorPtr> Arange(const char* name, const NnScalar* start, const NnScalar* end,
+                           const NnScalar* step, const NnTensor* out);
 
 // ---- language-model operators (ops_llm.cc) ----
 

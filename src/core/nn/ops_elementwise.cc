@@ -132,6 +132,10 @@ Result<ExecutorPtr> Unary(const char* name, const char* kernel, const ops::AttrM
                ShapeString(x.dims), ShapeString(z.dims));
   }
   DT compute = x.dtype;
+  if (rule == UnaryRule::kFloatOnly && !IsFloating(compute)) {
+    return Err(StatusCode::kInvalidParam, "{}: {} is {}; it must be a floating dtype", b.name(),
+               in_place ? "selfRef" : "self", ops::DataTypeName(x.dtype));
+  }
   if (rule == UnaryRule::kFloatOut && !IsFloating(compute)) {
     if (!IsFloating(z.dtype)) {
       return Err(StatusCode::kInvalidParam, "{}: a {} input needs a floating output, not {}",

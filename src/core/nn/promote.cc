@@ -74,6 +74,14 @@ std::optional<DT> Promote(DT a, DT b) {
   return PromoteFloats(a, b);
 }
 
+std::optional<DT> PromoteWithScalar(DT tensor, DT scalar) {
+  const int ct = Category(tensor);
+  const int cs = Category(scalar);
+  if (ct < 0 || cs < 0) return Promote(tensor, scalar);
+  if (cs <= ct) return tensor;
+  return cs == 2 ? DT::kFloat : scalar;
+}
+
 bool CanCastTo(DT from, DT to) {
   const int cf = Category(from);
   const int ct = Category(to);

@@ -6,6 +6,7 @@
 
 #include <cstring>
 #include <numeric>
+#include <string>
 #include <vector>
 
 #include "acl/acl.h"
@@ -44,6 +45,12 @@ class DeviceArray {
                         offset, ACL_FORMAT_ND, &storage, 1, dev_);
     tensors_.push_back(t);
     return t;
+  }
+  // A view the caller (or a tensor list it joins) destroys.
+  aclTensor* UnownedView(std::vector<int64_t> dims, aclDataType dtype) {
+    const int64_t storage = static_cast<int64_t>(host_.size());
+    return aclCreateTensor(dims.data(), dims.size(), dtype, nullptr, 0, ACL_FORMAT_ND, &storage, 1,
+                           dev_);
   }
   std::vector<T> Read() const {
     std::vector<T> out(host_.size());
@@ -98,6 +105,31 @@ class AclnnTest : public ::testing::Test {
     acltest::AclTest::Shutdown();
   }
   aclrtStream stream_ = nullptr;
+};
+
+// Whether aclGetRecentErrMsg contains `part`.
+inline bool HasMessage(const char* part) {
+  return std::string(aclGetRecentErrMsg()).find(part) != std::string::npos;
+}
+
+// An aclIntArray destroyed with its scope.
+struct IntArray {
+  explicit IntArray(std::vector<int64_t> v) : handle(aclCreateIntArray(v.data(), v.size())) {}
+  ~IntArray() { aclDestroyIntArray(handle); }
+  IntArray(const IntArray&) = delete;
+  IntArray& operator=(const IntArray&) = delete;
+  aclIntArray* handle;
+};
+
+// An aclScalar of `value` destroyed with its scope.
+template <typename T>
+struct Scalar {
+  Scalar(T v, aclDataType dtype) : value(v), handle(aclCreateScalar(&value, dtype)) {}
+  ~Scalar() { aclDestroyScalar(handle); }
+  Scalar(const Scalar&) = delete;
+  Scalar& operator=(const Scalar&) = delete;
+  T value;
+  aclScalar* handle;
 };
 
 inline std::vector<float> Iota(size_t n, float start = 0, float step = 1) {

@@ -20,6 +20,7 @@ namespace {
 
 using aclnntest::AclnnTest;
 using aclnntest::DeviceArray;
+using aclnntest::HasMessage;
 using aclnntest::Iota;
 
 // Row-major [m, k] @ [k, n] on the host.
@@ -34,10 +35,6 @@ std::vector<float> HostMm(const std::vector<float>& a, const std::vector<float>&
     }
   }
   return c;
-}
-
-bool HasMessage(const char* part) {
-  return std::string(aclGetRecentErrMsg()).find(part) != std::string::npos;
 }
 
 aclIntArray* Ints(std::vector<int64_t> v) { return aclCreateIntArray(v.data(), v.size()); }

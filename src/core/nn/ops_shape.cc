@@ -1,0 +1,424 @@
+// Shape and movement aclnn operators: Permute, Slice / SliceV2, Cat, Repeat, ConstantPadNd,
+// GatherV2, IndexSelect and Arange. Views (Permute, Slice) are free: the result is a view of the
+// input written through the output's view; Cat writes each input into its part of the output;
+// the others are one op-library kernel (TileD, PadV3, GatherV2, Range) with the aclnn
+// argument rules around it.
+#include <fmt/ranges.h>
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+#include "core/nn/builder.h"
+#include "core/nn/ops.h"
+#include "core/nn/promote.h"
+
+namespace aclsim::core::nn {
+namespace {
+namespace shape_ops {
+
+using DT = ops::DataType;
+
+constexpr size_t kMaxRank = 8;
+
+// A dim in [-rank, rank - 1] made non-negative; kInvalidParam naming `what` otherwise.
+Result<size_t> WrapDim(const Builder& b, int64_t dim, size_t rank, const char* what) {
+  const auto r = static_cast<int64_t>(std::max<size_t>(rank, 1));
+  if (dim < -r || dim >= r) {
+    return Err(StatusCode::kInvalidParam, "{}: {} {} is out of range [{}, {}]", b.name(), what, dim,
+               -r, r - 1);
+  }
+  return static_cast<size_t>(dim < 0 ? dim + r : dim);
+}
+
+Status RequireRank(const Builder& b, const Value& v, const char* what, size_t min_rank) {
+  if (v.rank() >= min_rank && v.rank() <= kMaxRank) return Status::Ok();
+  return Err(StatusCode::kInvalidParam, "{}: {} of shape {} has {} dims; {} to {} are supported",
+             b.name(), what, ShapeString(v.dims), v.rank(), min_rank, kMaxRank);
+}
+
+Status RequireSameDtype(const Builder& b, const Value& x, const Value& out, const char* x_what,
+                        const char* out_what) {
+  if (x.dtype == out.dtype) return Status::Ok();
+  return Err(StatusCode::kInvalidParam, "{}: {} is {} but {} is {}; they must match", b.name(),
+             out_what, ops::DataTypeName(out.dtype), x_what, ops::DataTypeName(x.dtype));
+}
+
+Status RequireShape(const Builder& b, const Value& out, const std::vector<int64_t>& dims,
+                    const char* out_what) {
+  if (out.dims == dims) return Status::Ok();
+  return Err(StatusCode::kInvalidParam, "{}: {} has shape {} but the result has {}", b.name(),
+             out_what, ShapeString(out.dims), ShapeString(dims));
+}
+
+Status RequireIndex(const Builder& b, const Value& index) {
+  if (index.dtype == DT::kInt32 || index.dtype == DT::kInt64) return Status::Ok();
+  return Err(StatusCode::kInvalidParam, "{}: index is {}; it must be int32 or int64", b.name(),
+             ops::DataTypeName(index.dtype));
+}
+
+// One axis of a slice, after torch's clamping: the first element, the count and the step.
+struct SliceAxis {
+  int64_t start = 0;
+  int64_t length = 0;
+  int64_t step = 1;
+};
+
+Result<SliceAxis> ClampSlice(const Builder& b, int64_t size, int64_t start, int64_t end,
+                             int64_t step, size_t axis) {
+  if (step <= 0) {
+    return Err(StatusCode::kInvalidParam, "{}: step {} for dim {} must be positive", b.name(), step,
+               axis);
+  }
+  auto clamp = [size](int64_t v) {
+    if (v < 0) v = v < -size ? 0 : v + size;  // -size <= v: no overflow
+    return std::min(v, size);
+  };
+  SliceAxis s;
+  s.start = clamp(start);
+  const int64_t stop = std::max(clamp(end), s.start);
+  s.step = step;
+  s.length = (stop - s.start) / step + ((stop - s.start) % step != 0 ? 1 : 0);
+  return s;
+}
+
+// The view of `x` that `axes` select (others whole), written to `z`.
+Status StoreSlices(Builder& b, const Value& x, const Value& z,
+                   const std::vector<std::pair<size_t, SliceAxis>>& axes) {
+  std::vector<int64_t> dims = x.dims;
+  std::vector<int64_t> strides = x.strides;
+  int64_t offset = 0;
+  for (const auto& [axis, s] : axes) {
+    dims[axis] = s.length;
+    offset += s.start * x.strides[axis];
+    // step <= size when more than one element is taken: the product stays inside the buffer.
+    if (s.length > 1) strides[axis] = x.strides[axis] * s.step;
+  }
+  ACLSIM_RETURN_IF_ERROR(RequireShape(b, z, dims, "out"));
+  if (z.numel() == 0) return Status::Ok();
+  return b.Store(b.View(x, std::move(dims), std::move(strides), offset), z);
+}
+
+// a * b for dims, or nullopt when it leaves int64.
+std::optional<int64_t> MulDims(int64_t a, int64_t b) {
+  int64_t r = 0;
+  if (__builtin_mul_overflow(a, b, &r)) return std::nullopt;
+  return r;
+}
+
+}  // namespace shape_ops
+}  // namespace
+
+using shape_ops::DT;
+
+Result<ExecutorPtr> Permute(const char* name, const NnTensor* self,
+                            const std::vector<int64_t>& dims, const NnTensor* out) {
+  Builder b(name);
+  ACLSIM_ASSIGN_OR_RETURN(Value x, b.Input(self, "self"));
+  ACLSIM_ASSIGN_OR_RETURN(Value z, b.Output(out, "out"));
+  ACLSIM_RETURN_IF_ERROR(b.Begin());
+  ACLSIM_RETURN_IF_ERROR(shape_ops::RequireRank(b, x, "self", 0));
+  ACLSIM_RETURN_IF_ERROR(shape_ops::RequireSameDtype(b, x, z, "self", "out"));
+  if (dims.size() != x.rank()) {
+    return Err(StatusCode::kInvalidParam, "{}: dims has {} values but self of shape {} has {} dims",
+               b.name(), dims.size(), ShapeString(x.dims), x.rank());
+  }
+  std::vector<int64_t> pdims;
+  std::vector<int64_t> pstrides;
+  std::vector<bool> seen(x.rank(), false);
+  for (int64_t d : dims) {
+    ACLSIM_ASSIGN_OR_RETURN(size_t axis, shape_ops::WrapDim(b, d, x.rank(), "dim"));
+    if (seen[axis]) {
+      return Err(StatusCode::kInvalidParam, "{}: dims [{}] name dim {} twice", b.name(),
+                 fmt::join(dims, ", "), axis);
+    }
+    seen[axis] = true;
+    pdims.push_back(x.dims[axis]);
+    pstrides.push_back(x.strides[axis]);
+  }
+  ACLSIM_RETURN_IF_ERROR(shape_ops::RequireShape(b, z, pdims, "out"));
+  if (z.numel() == 0) return b.Finish();
+  ACLSIM_RETURN_IF_ERROR(b.Store(b.View(x, std::move(pdims), std::move(pstrides), 0), z));
+  return b.Finish();
+}
+
+Result<ExecutorPtr> Slice(const char* name, const NnTensor* self,
+                          const std::vector<int64_t>& starts, const std::vector<int64_t>& ends,
+                          const std::vector<int64_t>& axes, const std::vector<int64_t>& steps,
+                          const NnTensor* out) {
+  Builder b(name);
+  ACLSIM_ASSIGN_OR_RETURN(Value x, b.Input(self, "self"));
+  ACLSIM_ASSIGN_OR_RETURN(Value z, b.Output(out, "out"));
+  ACLSIM_RETURN_IF_ERROR(b.Begin());
+  ACLSIM_RETURN_IF_ERROR(shape_ops::RequireRank(b, x, "self", 1));
+  ACLSIM_RETURN_IF_ERROR(shape_ops::RequireSameDtype(b, x, z, "self", "out"));
+  if (ends.size() != starts.size() || axes.size() != starts.size() ||
+      (!steps.empty() && steps.size() != starts.size())) {
+    return Err(StatusCode::kInvalidParam,
+               "{}: starts, ends, axes and steps have {}, {}, {} and {} values; they must agree",
+               b.name(), starts.size(), ends.size(), axes.size(), steps.size());
+  }
+  std::vector<std::pair<size_t, shape_ops::SliceAxis>> sliced;
+  std::vector<bool> seen(x.rank(), false);
+  for (size_t i = 0; i < starts.size(); ++i) {
+    ACLSIM_ASSIGN_OR_RETURN(size_t axis, shape_ops::WrapDim(b, axes[i], x.rank(), "dim"));
+    if (seen[axis]) {
+      return Err(StatusCode::kInvalidParam, "{}: dim {} is sliced twice", b.name(), axis);
+    }
+    seen[axis] = true;
+    ACLSIM_ASSIGN_OR_RETURN(auto s, shape_ops::ClampSlice(b, x.dims[axis], starts[i], ends[i],
+                                                          steps.empty() ? 1 : steps[i], axis));
+    sliced.emplace_back(axis, s);
+  }
+  ACLSIM_RETURN_IF_ERROR(shape_ops::StoreSlices(b, x, z, sliced));
+  return b.Finish();
+}
+
+Result<ExecutorPtr> Cat(const char* name, const std::vector<const NnTensor*>& tensors, int64_t dim,
+                        const NnTensor* out) {
+  Builder b(name);
+  ACLSIM_ASSIGN_OR_RETURN(std::vector<Value> xs, b.InputList(tensors, 0, "tensors"));
+  ACLSIM_ASSIGN_OR_RETURN(Value z, b.Output(out, "out"));
+  ACLSIM_RETURN_IF_ERROR(b.Begin());
+  if (xs.empty()) return Err(StatusCode::kInvalidParam, "{}: tensors is empty", b.name());
+  // As torch.cat: 1-D empty tensors (legacy placeholders) take no part in the shapes.
+  auto skipped = [](const Value& v) { return v.rank() == 1 && v.dims[0] == 0; };
+  const Value* first = &xs[0];
+  for (const Value& v : xs) {
+    if (!skipped(v)) {
+      first = &v;
+      break;
+    }
+  }
+  ACLSIM_RETURN_IF_ERROR(shape_ops::RequireRank(b, *first, "tensors[0]", 1));
+  ACLSIM_ASSIGN_OR_RETURN(size_t axis, shape_ops::WrapDim(b, dim, first->rank(), "dim"));
+  DT dtype = xs[0].dtype;
+  std::vector<int64_t> dims = first->dims;
+  dims[axis] = 0;
+  for (size_t i = 0; i < xs.size(); ++i) {
+    const Value& v = xs[i];
+    if (i > 0) {
+      auto promoted = Promote(dtype, v.dtype);
+      if (!promoted) {
+        return Err(StatusCode::kInvalidParam,
+                   "{}: tensors[{}] is {}, which does not promote with {}", b.name(), i,
+                   ops::DataTypeName(v.dtype), ops::DataTypeName(dtype));
+      }
+      dtype = *promoted;
+    }
+    if (skipped(v)) continue;
+    bool match = v.rank() == first->rank();
+    for (size_t d = 0; match && d < v.rank(); ++d) match = d == axis || v.dims[d] == first->dims[d];
+    if (!match) {
+      return Err(StatusCode::kInvalidParam,
+                 "{}: tensors[{}] of shape {} does not match {} outside dim {}", b.name(), i,
+                 ShapeString(v.dims), ShapeString(first->dims), axis);
+    }
+    if (__builtin_add_overflow(dims[axis], v.dims[axis], &dims[axis])) {
+      return Err(StatusCode::kInvalidParam, "{}: the sizes along dim {} overflow", b.name(), axis);
+    }
+  }
+  if (!CanCastTo(dtype, z.dtype)) {
+    return Err(StatusCode::kInvalidParam, "{}: the result is {}, which cannot be cast to out's {}",
+               b.name(), ops::DataTypeName(dtype), ops::DataTypeName(z.dtype));
+  }
+  ACLSIM_RETURN_IF_ERROR(shape_ops::RequireShape(b, z, dims, "out"));
+  if (z.numel() == 0) return b.Finish();
+  int64_t at = 0;
+  for (const Value& v : xs) {
+    if (skipped(v) || v.numel() == 0) {
+      if (!skipped(v)) at += v.dims[axis];
+      continue;
+    }
+    ACLSIM_ASSIGN_OR_RETURN(Value cast, b.Cast(v, dtype));
+    const Value part = b.View(z, v.dims, z.strides, at * z.strides[axis]);
+    ACLSIM_RETURN_IF_ERROR(b.Store(cast, part));
+    at += v.dims[axis];
+  }
+  return b.Finish();
+}
+
+Result<ExecutorPtr> Repeat(const char* name, const NnTensor* self,
+                           const std::vector<int64_t>& repeats, const NnTensor* out) {
+  Builder b(name);
+  ACLSIM_ASSIGN_OR_RETURN(Value x, b.Input(self, "self"));
+  ACLSIM_ASSIGN_OR_RETURN(Value z, b.Output(out, "out"));
+  ACLSIM_RETURN_IF_ERROR(b.Begin());
+  ACLSIM_RETURN_IF_ERROR(shape_ops::RequireSameDtype(b, x, z, "self", "out"));
+  if (repeats.size() < x.rank() || repeats.size() > shape_ops::kMaxRank) {
+    return Err(StatusCode::kInvalidParam,
+               "{}: repeats has {} values; it needs {} to {} for self of shape {}", b.name(),
+               repeats.size(), x.rank(), shape_ops::kMaxRank, ShapeString(x.dims));
+  }
+  std::vector<int64_t> padded(repeats.size() - x.rank(), 1);
+  padded.insert(padded.end(), x.dims.begin(), x.dims.end());
+  std::vector<int64_t> dims;
+  for (size_t d = 0; d < repeats.size(); ++d) {
+    if (repeats[d] < 0) {
+      return Err(StatusCode::kInvalidParam, "{}: repeats[{}] is {}; it must not be negative",
+                 b.name(), d, repeats[d]);
+    }
+    auto n = shape_ops::MulDims(padded[d], repeats[d]);
+    if (!n) {
+      return Err(StatusCode::kInvalidParam, "{}: dim {} of size {} repeated {} times overflows",
+                 b.name(), d, padded[d], repeats[d]);
+    }
+    dims.push_back(*n);
+  }
+  ACLSIM_RETURN_IF_ERROR(shape_ops::RequireShape(b, z, dims, "out"));
+  if (z.numel() == 0) return b.Finish();
+  ACLSIM_ASSIGN_OR_RETURN(Value xc, b.Contiguous(x));
+  ACLSIM_ASSIGN_OR_RETURN(Value xr, b.Reshape(xc, padded));
+  ACLSIM_ASSIGN_OR_RETURN(Value tiled, b.Op1("TileD", {xr}, {{"multiples", repeats}}));
+  ACLSIM_RETURN_IF_ERROR(b.Store(tiled, z));
+  return b.Finish();
+}
+
+Result<ExecutorPtr> ConstantPad(const char* name, const NnTensor* self,
+                                const std::vector<int64_t>& pad, const NnScalar* value,
+                                const NnTensor* out) {
+  Builder b(name);
+  ACLSIM_ASSIGN_OR_RETURN(Value x, b.Input(self, "self"));
+  ACLSIM_ASSIGN_OR_RETURN(Value z, b.Output(out, "out"));
+  ACLSIM_RETURN_IF_ERROR(b.Begin());
+  if (value == nullptr) return Err(StatusCode::kNullPointer, "{}: value is NULL", b.name());
+  ACLSIM_RETURN_IF_ERROR(shape_ops::RequireRank(b, x, "self", 0));
+  ACLSIM_RETURN_IF_ERROR(shape_ops::RequireSameDtype(b, x, z, "self", "out"));
+  if (pad.size() % 2 != 0 || pad.size() > 2 * x.rank()) {
+    return Err(StatusCode::kInvalidParam,
+               "{}: pad has {} values; it needs an even count of at most {} for self of shape {}",
+               b.name(), pad.size(), 2 * x.rank(), ShapeString(x.dims));
+  }
+  // torch's order: the last dim's (begin, end) first; the op library's: dim 0's first.
+  std::vector<int64_t> pairs(2 * x.rank(), 0);
+  std::vector<int64_t> dims = x.dims;
+  for (size_t k = 0; k < pad.size() / 2; ++k) {
+    const size_t d = x.rank() - 1 - k;
+    pairs[2 * d] = pad[2 * k];
+    pairs[2 * d + 1] = pad[2 * k + 1];
+    int64_t n = 0;
+    if (__builtin_add_overflow(x.dims[d], pad[2 * k], &n) ||
+        __builtin_add_overflow(n, pad[2 * k + 1], &n) || n < 0) {
+      return Err(StatusCode::kInvalidParam,
+                 "{}: dim {} of size {} padded by ({}, {}) gives a negative or overflowing size",
+                 b.name(), d, x.dims[d], pad[2 * k], pad[2 * k + 1]);
+    }
+    dims[d] = n;
+  }
+  ACLSIM_RETURN_IF_ERROR(shape_ops::RequireShape(b, z, dims, "out"));
+  if (z.numel() == 0) return b.Finish();
+  if (x.numel() == 0) {
+    // Nothing of self survives: the output is all `value`.
+    ACLSIM_ASSIGN_OR_RETURN(
+        Value filled, b.Op1("Fill", {b.Constant(value->ToDouble(), z.dtype)}, {}, {{0, dims}}));
+    ACLSIM_RETURN_IF_ERROR(b.Store(filled, z));
+    return b.Finish();
+  }
+  ACLSIM_ASSIGN_OR_RETURN(
+      Value padded,
+      b.Op1("PadV3", {x, b.Constant(value->ToDouble(), x.dtype)},
+            {{"mode", std::string("constant")}, {"paddings_contiguous", true}}, {{1, pairs}}));
+  ACLSIM_RETURN_IF_ERROR(b.Store(padded, z));
+  return b.Finish();
+}
+
+Result<ExecutorPtr> Gather(const char* name, GatherKind kind, const NnTensor* self, int64_t dim,
+                           const NnTensor* index, const NnTensor* out) {
+  Builder b(name);
+  ACLSIM_ASSIGN_OR_RETURN(Value x, b.Input(self, "self"));
+  ACLSIM_ASSIGN_OR_RETURN(Value idx, b.Input(index, "index"));
+  ACLSIM_ASSIGN_OR_RETURN(Value z, b.Output(out, "out"));
+  ACLSIM_RETURN_IF_ERROR(b.Begin());
+  const bool select = kind == GatherKind::kIndexSelect;
+  ACLSIM_RETURN_IF_ERROR(shape_ops::RequireRank(b, x, "self", select ? 0 : 1));
+  ACLSIM_RETURN_IF_ERROR(shape_ops::RequireIndex(b, idx));
+  ACLSIM_RETURN_IF_ERROR(shape_ops::RequireSameDtype(b, x, z, "self", "out"));
+  if (select && idx.rank() > 1) {
+    return Err(StatusCode::kInvalidParam, "{}: index of shape {} must be 0-D or 1-D", b.name(),
+               ShapeString(idx.dims));
+  }
+  ACLSIM_ASSIGN_OR_RETURN(size_t axis, shape_ops::WrapDim(b, dim, x.rank(), "dim"));
+  // IndexSelect: a 0-D self is one element; a 0-D index, one index.
+  const std::vector<int64_t> xdims = x.rank() == 0 ? std::vector<int64_t>{1} : x.dims;
+  const std::vector<int64_t> idims = select ? std::vector<int64_t>{idx.numel()} : idx.dims;
+  std::vector<int64_t> dims(xdims.begin(), xdims.begin() + static_cast<long>(axis));
+  dims.insert(dims.end(), idims.begin(), idims.end());
+  dims.insert(dims.end(), xdims.begin() + static_cast<long>(axis) + 1, xdims.end());
+  if (x.rank() == 0) dims = {};
+  if (dims.size() > shape_ops::kMaxRank) {
+    return Err(StatusCode::kInvalidParam, "{}: the result has {} dims; at most {} are supported",
+               b.name(), dims.size(), shape_ops::kMaxRank);
+  }
+  ACLSIM_RETURN_IF_ERROR(shape_ops::RequireShape(b, z, dims, "out"));
+  if (z.numel() == 0) return b.Finish();
+  if (x.numel() == 0) {
+    return Err(StatusCode::kInvalidParam, "{}: index selects from dim {} of size 0", b.name(),
+               axis);
+  }
+  ACLSIM_ASSIGN_OR_RETURN(Value xc, b.Contiguous(x));
+  ACLSIM_ASSIGN_OR_RETURN(Value xr, b.Reshape(xc, xdims));
+  ACLSIM_ASSIGN_OR_RETURN(Value ic, b.Contiguous(idx));
+  ACLSIM_ASSIGN_OR_RETURN(Value ir, b.Reshape(ic, idims));
+  ACLSIM_ASSIGN_OR_RETURN(Value gathered,
+                          b.Op1("GatherV2", {xr, ir}, {}, {{2, {static_cast<int64_t>(axis)}}}));
+  ACLSIM_ASSIGN_OR_RETURN(Value shaped, b.Reshape(gathered, dims));
+  ACLSIM_RETURN_IF_ERROR(b.Store(shaped, z));
+  return b.Finish();
+}
+
+Result<ExecutorPtr> Arange(const char* name, const NnScalar* start, const NnScalar* end,
+                           const NnScalar* step, const NnTensor* out) {
+  Builder b(name);
+  ACLSIM_ASSIGN_OR_RETURN(Value z, b.Output(out, "out"));
+  ACLSIM_RETURN_IF_ERROR(b.Begin());
+  for (const auto& [s, what] :
+       {std::pair{start, "start"}, std::pair{end, "end"}, std::pair{step, "step"}}) {
+    if (s == nullptr) return Err(StatusCode::kNullPointer, "{}: {} is NULL", b.name(), what);
+  }
+  const DT dt = z.dtype;
+  if (dt != DT::kFloat16 && dt != DT::kFloat && dt != DT::kDouble && dt != DT::kInt32 &&
+      dt != DT::kInt64 && dt != DT::kBf16) {
+    return Err(StatusCode::kInvalidParam,
+               "{}: out is {}; it must be float16, float32, float64, int32, int64 or bfloat16",
+               b.name(), ops::DataTypeName(dt));
+  }
+  // Integers are counted exactly; anything else in double, as torch.arange does.
+  const bool exact = !start->is_float && !end->is_float && !step->is_float;
+  const DT compute = exact ? DT::kInt64 : DT::kDouble;
+  const double s0 = start->ToDouble();
+  const double s1 = end->ToDouble();
+  const double ds = step->ToDouble();
+  if (ds == 0 || !std::isfinite(s0) || !std::isfinite(s1) || !std::isfinite(ds)) {
+    return Err(StatusCode::kInvalidParam,
+               "{}: start {}, end {}, step {}: step must be non-zero and all finite", b.name(), s0,
+               s1, ds);
+  }
+  if ((s1 - s0) * ds < 0) {
+    return Err(StatusCode::kInvalidParam,
+               "{}: step {} goes away from end {} (start {}): the signs must agree", b.name(), ds,
+               s1, s0);
+  }
+  if (z.rank() != 1) {
+    return Err(StatusCode::kInvalidParam, "{}: out of shape {} must be 1-D", b.name(),
+               ShapeString(z.dims));
+  }
+  auto constant = [&](const NnScalar* s) {
+    Value c = b.Constant(s->ToDouble(), compute);
+    if (exact) {  // every int64 exactly, not through a double
+      const auto* bytes = reinterpret_cast<const uint8_t*>(&s->i);
+      c.bytes = std::make_shared<const std::vector<uint8_t>>(bytes, bytes + sizeof(int64_t));
+    }
+    return c;
+  };
+  ACLSIM_ASSIGN_OR_RETURN(Value range,
+                          b.Op1("Range", {constant(start), constant(end), constant(step)}));
+  if (range.dims != z.dims) {
+    return Err(StatusCode::kInvalidParam, "{}: out has shape {} but the range has {} values",
+               b.name(), ShapeString(z.dims), range.numel());
+  }
+  if (z.numel() == 0) return b.Finish();
+  ACLSIM_RETURN_IF_ERROR(b.Store(range, z));
+  return b.Finish();
+}
+
+}  // namespace aclsim::core::nn
