@@ -7,6 +7,7 @@
 #include "aclnnop/aclnn_index_select.h"
 #include "aclnnop/aclnn_permute.h"
 #include "aclnnop/aclnn_repeat.h"
+#include "aclnnop/aclnn_repeat_interleave.h"
 #include "aclnnop/aclnn_slice.h"
 #include "api/aclnn/nn_call.h"
 #include "core/nn/ops.h"
@@ -96,6 +97,33 @@ aclnnStatus aclnnRepeatGetWorkspaceSize(const aclTensor* self, const aclIntArray
     ACLSIM_ASSIGN_OR_RETURN(auto r, args.Ints(repeats, "repeats"));
     ACLSIM_ASSIGN_OR_RETURN(auto z, args.Tensor(out, "out"));
     return nn::Repeat(api_name, x, r, z);
+  });
+}
+
+// outputSize is a hint of out's size along dim (0: none); out's shape is checked as given.
+aclnnStatus aclnnRepeatInterleaveIntGetWorkspaceSize(const aclTensor* self, int64_t repeats,
+                                                     int64_t outputSize, aclTensor* out,
+                                                     uint64_t* workspaceSize,
+                                                     aclOpExecutor** executor) {
+  const char* api_name = __func__;
+  return api::FirstPhase(api_name, workspaceSize, executor, [&]() -> Result<nn::ExecutorPtr> {
+    api::NnArgs args;
+    ACLSIM_ASSIGN_OR_RETURN(auto x, args.Tensor(self, "self"));
+    ACLSIM_ASSIGN_OR_RETURN(auto z, args.Tensor(out, "out"));
+    return nn::RepeatInterleave(api_name, x, repeats, std::nullopt, z);
+  });
+}
+
+aclnnStatus aclnnRepeatInterleaveIntWithDimGetWorkspaceSize(const aclTensor* self, int64_t repeats,
+                                                            int64_t dim, int64_t outputSize,
+                                                            aclTensor* out, uint64_t* workspaceSize,
+                                                            aclOpExecutor** executor) {
+  const char* api_name = __func__;
+  return api::FirstPhase(api_name, workspaceSize, executor, [&]() -> Result<nn::ExecutorPtr> {
+    api::NnArgs args;
+    ACLSIM_ASSIGN_OR_RETURN(auto x, args.Tensor(self, "self"));
+    ACLSIM_ASSIGN_OR_RETURN(auto z, args.Tensor(out, "out"));
+    return nn::RepeatInterleave(api_name, x, repeats, dim, z);
   });
 }
 

@@ -12,6 +12,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <vector>
 
 #include "common/status.h"
@@ -132,6 +133,10 @@ Result<ExecutorPtr> Cat(const char* name, const std::vector<const NnTensor*>& te
 // out = self.repeat(repeats) (torch.Tensor.repeat: leading dims added).
 Result<ExecutorPtr> Repeat(const char* name, const NnTensor* self,
                            const std::vector<int64_t>& repeats, const NnTensor* out);
+// out = self.repeat_interleave(repeats, dim): each element along dim `repeats` times; no dim:
+// over self flattened.
+Result<ExecutorPtr> RepeatInterleave(const char* name, const NnTensor* self, int64_t repeats,
+                                     std::optional<int64_t> dim, const NnTensor* out);
 // out = torch constant_pad_nd(self, pad, value): pairs from the last dim backwards, negative
 // pads crop.
 Result<ExecutorPtr> ConstantPad(const char* name, const NnTensor* self,

@@ -274,6 +274,50 @@ Result<ExecutorPtr> Repeat(const char* name, const NnTensor* self,
   return b.Finish();
 }
 
+Result<ExecutorPtr> RepeatInterleave(const char* name, const NnTensor* self, int64_t repeats,
+                                     std::optional<int64_t> dim, const NnTensor* out) {
+  Builder b(name);
+  ACLSIM_ASSIGN_OR_RETURN(Value x, b.Input(self, "self"));
+  ACLSIM_ASSIGN_OR_RETURN(Value z, b.Output(out, "out"));
+  ACLSIM_RETURN_IF_ERROR(b.Begin());
+  ACLSIM_RETURN_IF_ERROR(shape_ops::RequireRank(b, x, "self", 0));
+  ACLSIM_RETURN_IF_ERROR(shape_ops::RequireSameDtype(b, x, z, "self", "out"));
+  if (repeats < 0) {
+    return Err(StatusCode::kInvalidParam, "{}: repeats is {}; it must not be negative", b.name(),
+               repeats);
+  }
+  // Without dim, self is flattened first (torch.repeat_interleave).
+  Value src = x;
+  size_t axis = 0;
+  if (dim) {
+    ACLSIM_ASSIGN_OR_RETURN(axis, shape_ops::WrapDim(b, *dim, x.rank(), "dim"));
+    if (x.rank() == 0) {
+      src = b.View(x, {1}, {1}, 0);
+    }
+  } else {
+    ACLSIM_ASSIGN_OR_RETURN(Value xc, b.Contiguous(x));
+    ACLSIM_ASSIGN_OR_RETURN(src, b.Reshape(xc, {x.numel()}));
+  }
+  auto n = shape_ops::MulDims(src.dims[axis], repeats);
+  if (!n) {
+    return Err(StatusCode::kInvalidParam, "{}: dim {} of size {} repeated {} times overflows",
+               b.name(), axis, src.dims[axis], repeats);
+  }
+  std::vector<int64_t> dims = src.dims;
+  dims[axis] = *n;
+  ACLSIM_RETURN_IF_ERROR(shape_ops::RequireShape(b, z, dims, "out"));
+  if (z.numel() == 0) return b.Finish();
+  // Each element along axis seen `repeats` times: a zero-stride dim after it, then merged.
+  std::vector<int64_t> wide = src.dims;
+  std::vector<int64_t> strides = src.strides;
+  wide.insert(wide.begin() + static_cast<long>(axis) + 1, repeats);
+  strides.insert(strides.begin() + static_cast<long>(axis) + 1, 0);
+  ACLSIM_ASSIGN_OR_RETURN(Value copied, b.Contiguous(b.View(src, wide, strides, 0)));
+  ACLSIM_ASSIGN_OR_RETURN(Value merged, b.Reshape(copied, dims));
+  ACLSIM_RETURN_IF_ERROR(b.Store(merged, z));
+  return b.Finish();
+}
+
 Result<ExecutorPtr> ConstantPad(const char* name, const NnTensor* self,
                                 const std::vector<int64_t>& pad, const NnScalar* value,
                                 const NnTensor* out) {

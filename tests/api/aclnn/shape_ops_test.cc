@@ -12,6 +12,7 @@
 #include "aclnnop/aclnn_index_select.h"
 #include "aclnnop/aclnn_permute.h"
 #include "aclnnop/aclnn_repeat.h"
+#include "aclnnop/aclnn_repeat_interleave.h"
 #include "aclnnop/aclnn_slice.h"
 
 namespace {
@@ -149,6 +150,36 @@ TEST_F(AclnnTest, RepeatAddsLeadingDims) {
   IntArray huge({INT64_MAX, 2});
   EXPECT_EQ(ACLNN_RUN(stream_, Repeat, a.View({2, 3}, ACL_FLOAT), huge.handle,
                       out.View({4, 6}, ACL_FLOAT)),
+            ACLNN_ERR_PARAM_INVALID);
+  EXPECT_TRUE(HasMessage("overflows")) << aclGetRecentErrMsg();
+}
+
+TEST_F(AclnnTest, RepeatInterleaveAlongADimAndFlattened) {
+  DeviceArray<float> a(Iota(4));  // [[0, 1], [2, 3]]
+  DeviceArray<float> out(std::vector<float>(8, -1));
+  // llama.cpp's ROPE cache: each column twice along the last dim.
+  ASSERT_EQ(ACLNN_RUN(stream_, RepeatInterleaveIntWithDim, a.View({2, 2}, ACL_FLOAT), 2, -1, 4,
+                      out.View({2, 4}, ACL_FLOAT)),
+            ACLNN_SUCCESS)
+      << aclGetRecentErrMsg();
+  EXPECT_EQ(out.Read(), (std::vector<float>{0, 0, 1, 1, 2, 2, 3, 3}));
+  // Rows of the transposed view twice along dim 0.
+  ASSERT_EQ(ACLNN_RUN(stream_, RepeatInterleaveIntWithDim, a.View({2, 2}, ACL_FLOAT, {1, 2}), 2, 0,
+                      4, out.View({4, 2}, ACL_FLOAT)),
+            ACLNN_SUCCESS)
+      << aclGetRecentErrMsg();
+  EXPECT_EQ(out.Read(), (std::vector<float>{0, 2, 0, 2, 1, 3, 1, 3}));
+  ASSERT_EQ(ACLNN_RUN(stream_, RepeatInterleaveInt, a.View({2, 2}, ACL_FLOAT), 2, 0,
+                      out.View({8}, ACL_FLOAT)),
+            ACLNN_SUCCESS)
+      << aclGetRecentErrMsg();
+  EXPECT_EQ(out.Read(), (std::vector<float>{0, 0, 1, 1, 2, 2, 3, 3}));
+  EXPECT_EQ(ACLNN_RUN(stream_, RepeatInterleaveIntWithDim, a.View({2, 2}, ACL_FLOAT), -1, 0, 0,
+                      out.View({2, 2}, ACL_FLOAT)),
+            ACLNN_ERR_PARAM_INVALID);
+  EXPECT_TRUE(HasMessage("must not be negative")) << aclGetRecentErrMsg();
+  EXPECT_EQ(ACLNN_RUN(stream_, RepeatInterleaveIntWithDim, a.View({2, 2}, ACL_FLOAT), INT64_MAX, 0,
+                      0, out.View({2, 2}, ACL_FLOAT)),
             ACLNN_ERR_PARAM_INVALID);
   EXPECT_TRUE(HasMessage("overflows")) << aclGetRecentErrMsg();
 }
