@@ -89,11 +89,14 @@ Result<ExecutorPtr> RmsNorm(const char* name, const NnTensor* x_tensor, const Nn
   }
   std::vector<int64_t> stat = x.dims;
   for (size_t k = x.rank() - r; k < x.rank(); ++k) stat[k] = 1;
+  // rstdOut: x's dims with gamma's set to 1, or without them (as llama.cpp passes it).
+  const std::vector<int64_t> reduced(x.dims.begin(), x.dims.end() - static_cast<long>(r));
   if (rstd.present()) {
-    if (rstd.dtype != DT::kFloat || rstd.dims != stat) {
+    if (rstd.dtype != DT::kFloat || (rstd.dims != stat && rstd.dims != reduced)) {
       return Err(StatusCode::kInvalidParam,
-                 "{}: rstdOut is {} of shape [{}]; it must be float32 of shape [{}]", b.name(),
-                 ops::DataTypeName(rstd.dtype), fmt::join(rstd.dims, ", "), fmt::join(stat, ", "));
+                 "{}: rstdOut is {} of shape [{}]; it must be float32 of shape [{}] or [{}]",
+                 b.name(), ops::DataTypeName(rstd.dtype), fmt::join(rstd.dims, ", "),
+                 fmt::join(stat, ", "), fmt::join(reduced, ", "));
     }
   }
   if (y.numel() == 0) return b.Finish();
@@ -101,7 +104,10 @@ Result<ExecutorPtr> RmsNorm(const char* name, const NnTensor* x_tensor, const Nn
   ACLSIM_ASSIGN_OR_RETURN(std::vector<Value> results,
                           b.Op("RmsNorm", {x, gx}, {{"epsilon", static_cast<float>(epsilon)}}, 2));
   ACLSIM_RETURN_IF_ERROR(b.Store(results[0], y));
-  if (rstd.present()) ACLSIM_RETURN_IF_ERROR(b.Store(results[1], rstd));
+  if (rstd.present()) {
+    ACLSIM_ASSIGN_OR_RETURN(Value stats, b.Reshape(results[1], rstd.dims));
+    ACLSIM_RETURN_IF_ERROR(b.Store(stats, rstd));
+  }
   return b.Finish();
 }
 

@@ -59,9 +59,17 @@ TEST_F(AclnnTest, RmsNormWithRstdAndStridedInput) {
       EXPECT_FLOAT_EQ(got[r * 4 + i], static_cast<float>(rows[r][i] * inv * g[i]));
     }
   }
+  // rstdOut without gamma's dims, as llama.cpp passes it, holds the same values.
+  DeviceArray<float> flat(std::vector<float>(2));
+  ASSERT_EQ(
+      ACLNN_RUN(stream_, RmsNorm, x.View({2, 4}, ACL_FLOAT, {1, 2}), gamma.View({4}, ACL_FLOAT),
+                1e-6, y.View({2, 4}, ACL_FLOAT), flat.View({2}, ACL_FLOAT)),
+      ACLNN_SUCCESS)
+      << aclGetRecentErrMsg();
+  EXPECT_EQ(flat.Read(), got_rstd);
   // rstdOut of the wrong shape; gamma that is not x's trailing dims.
   EXPECT_EQ(ACLNN_RUN(stream_, RmsNorm, x.View({2, 4}, ACL_FLOAT), gamma.View({4}, ACL_FLOAT), 1e-6,
-                      y.View({2, 4}, ACL_FLOAT), rstd.View({2}, ACL_FLOAT)),
+                      y.View({2, 4}, ACL_FLOAT), rstd.View({1, 2}, ACL_FLOAT)),
             ACLNN_ERR_PARAM_INVALID);
   EXPECT_NE(std::string(aclGetRecentErrMsg()).find("rstdOut"), std::string::npos);
   EXPECT_EQ(ACLNN_RUN(stream_, RmsNorm, x.View({4, 2}, ACL_FLOAT), gamma.View({4}, ACL_FLOAT), 1e-6,
