@@ -116,12 +116,16 @@ Result<Value> Builder::AddSlot(const NnTensor* tensor, const char* what, bool op
     return Err(StatusCode::kInvalidParam, "{}: {} is larger than a tensor may be (2^48 bytes)",
                name_, what);
   }
-  if (!tensor->storage_dims.empty()) {
+  // The storage dims bound the view's span (from its offset on), as CANN checks them: framework
+  // backends (llama.cpp's) give the length of the span and an offset beyond it. An empty view
+  // reads nothing, whatever storage it names. The launch still checks every byte the kernels
+  // touch against the device's allocations.
+  if (!tensor->storage_dims.empty() && !empty) {
     const int64_t storage = ElementCount(tensor->storage_dims);
-    if (extent > storage) {
+    if (extent - tensor->offset > storage) {
       return Err(StatusCode::kInvalidParam,
-                 "{}: the view of {} reaches element {} but its storage holds {}", name_, what,
-                 extent - 1, storage);
+                 "{}: the view of {} spans {} elements but its storage holds {}", name_, what,
+                 extent - tensor->offset, storage);
     }
   }
   uint32_t slot = 0;
@@ -157,6 +161,54 @@ Result<Value> Builder::Output(const NnTensor* tensor, const char* what, bool opt
 
 Result<Value> Builder::InOut(const NnTensor* tensor, const char* what) {
   return AddSlot(tensor, what, false, true, true);
+}
+
+Result<Value> Builder::InputInt4(const NnTensor* tensor, const char* what, size_t* packed_dim) {
+  if (tensor == nullptr) return Err(StatusCode::kNullPointer, "{}: {} is NULL", name_, what);
+  if (tensor->dtype != ops::DataType::kInt4) return Input(tensor, what);
+  auto bytes = std::make_unique<NnTensor>(*tensor);
+  bytes->dtype = ops::DataType::kInt8;
+  const size_t rank = bytes->dims.size();
+  size_t packed = rank;
+  for (size_t k = rank; k-- > 0;) {
+    if (bytes->strides[k] == 1 && bytes->dims[k] > 1) {
+      packed = k;
+      break;
+    }
+  }
+  if (packed == rank) {
+    return Err(StatusCode::kInvalidParam,
+               "{}: {} is int4 of shape {} without a unit-stride dim to pack two to a byte", name_,
+               what, ShapeString(bytes->dims));
+  }
+  if (bytes->dims[packed] % 2 != 0) {
+    return Err(StatusCode::kInvalidParam,
+               "{}: {} is int4 with {} elements along its unit-stride dim {}; packed two to a "
+               "byte, that must be even",
+               name_, what, bytes->dims[packed], packed);
+  }
+  bytes->dims[packed] /= 2;
+  for (size_t k = 0; k < rank; ++k) {
+    if (k == packed || bytes->dims[k] <= 1) continue;
+    if (bytes->strides[k] % 2 != 0) {
+      return Err(StatusCode::kInvalidParam,
+                 "{}: {} is int4 with an odd stride {} in dim {}; its elements must pair into "
+                 "bytes",
+                 name_, what, bytes->strides[k], k);
+    }
+    bytes->strides[k] /= 2;
+  }
+  if (bytes->offset % 2 != 0) {
+    return Err(StatusCode::kInvalidParam, "{}: {} is int4 at an odd element offset {}", name_, what,
+               bytes->offset);
+  }
+  bytes->offset /= 2;
+  if (!bytes->storage_dims.empty()) {
+    bytes->storage_dims = {(ElementCount(bytes->storage_dims) + 1) / 2};
+  }
+  *packed_dim = packed;
+  byte_views_.push_back(std::move(bytes));
+  return Input(byte_views_.back().get(), what);
 }
 
 Result<std::vector<Value>> Builder::InputList(const std::vector<const NnTensor*>& tensors,

@@ -76,6 +76,11 @@ class Builder {
   Result<Value> Input(const NnTensor* tensor, const char* what, bool optional = false);
   Result<Value> Output(const NnTensor* tensor, const char* what, bool optional = false);
   Result<Value> InOut(const NnTensor* tensor, const char* what);
+  // An int4 input (two elements a byte, the lower nibble first) as the int8 view of the bytes
+  // that hold it: its unit-stride dim halved, its other strides and its offset in bytes. The
+  // unit-stride dim (`packed_dim`, the last such dim of more than one element) must have an
+  // even length, the other strides and the offset must be even. Other dtypes: Input.
+  Result<Value> InputInt4(const NnTensor* tensor, const char* what, size_t* packed_dim);
   // A tensor-list parameter at prototype position `ir_index`.
   Result<std::vector<Value>> InputList(const std::vector<const NnTensor*>& tensors, size_t ir_index,
                                        const char* what);
@@ -128,6 +133,7 @@ class Builder {
   std::shared_ptr<Device> device_;
   std::shared_ptr<Executor> executor_;
   std::map<const NnTensor*, uint32_t> slot_of_;
+  std::vector<std::unique_ptr<NnTensor>> byte_views_;  // InputInt4's views, kept for slot_of_
   uint64_t workspace_top_ = 0;
   uint64_t last_alloc_ = 0;  // offset of the most recent allocation
 };

@@ -100,6 +100,22 @@ enum class MatmulKind {
 Result<ExecutorPtr> MatMul(const char* name, MatmulKind kind, const NnTensor* self,
                            const NnTensor* mat2, const NnTensor* out, int8_t cube_math_type);
 
+// ---- matrix products with quantized weights (ops_quant_matmul.cc) ----
+
+struct WeightQuantArgs {
+  const NnTensor* x = nullptr;
+  const NnTensor* weight = nullptr;  // int8 or int4 (K, N), ND
+  const NnTensor* antiquant_scale = nullptr;
+  const NnTensor* antiquant_offset = nullptr;  // optional
+  const NnTensor* quant_scale = nullptr;       // optional; an int8 y (not supported yet)
+  const NnTensor* quant_offset = nullptr;      // optional; likewise
+  const NnTensor* bias = nullptr;              // optional
+  int64_t group_size = 0;                      // 0: per tensor / per channel
+  const NnTensor* y = nullptr;
+};
+// y = x @ ((weight + antiquant_offset) * antiquant_scale) + bias.
+Result<ExecutorPtr> WeightQuantMatmul(const char* name, const WeightQuantArgs& args);
+
 // ---- softmax, reductions, scans (ops_reduce.cc) ----
 
 // out = softmax(self) along dim.
