@@ -10,6 +10,7 @@
 #include "core/device.h"
 #include "core/op_executor.h"
 #include "core/runtime.h"
+#include "ops/formats.h"
 #include "ops/tensor.h"
 
 namespace aclsim::core::nn {
@@ -235,7 +236,9 @@ uint64_t Builder::Allocate(uint64_t bytes) {
 
 Ref Builder::RefOf(const Value& value) const {
   const uint64_t esize = ops::DataTypeSize(value.dtype);
-  const uint64_t bytes = static_cast<uint64_t>(value.numel()) * esize;
+  const uint64_t bytes = value.storage_format != ops::Format::kUndefined
+                             ? static_cast<uint64_t>(DescOf(value).ByteSize())
+                             : static_cast<uint64_t>(value.numel()) * esize;
   switch (value.kind) {
     case Ref::Kind::kSlot:
       return {Ref::Kind::kSlot, value.slot, static_cast<uint64_t>(value.elem_offset) * esize,
@@ -263,6 +266,13 @@ ops::TensorDesc Builder::DescOf(const Value& value) const {
   desc.dtype = value.dtype;
   desc.dims = value.dims;
   desc.format = value.format == ops::Format::kUndefined ? ops::Format::kNd : value.format;
+  if (value.storage_format != ops::Format::kUndefined && value.storage_format != desc.format) {
+    auto storage = ops::StorageDims(desc.format, desc.dims, desc.dtype, value.storage_format);
+    if (storage.ok()) {
+      desc.storage_format = value.storage_format;
+      desc.storage_dims = std::move(storage.value());
+    }
+  }
   if (value.kind == Ref::Kind::kConst) desc.value = *value.bytes;
   return desc;
 }
@@ -290,11 +300,13 @@ Value Builder::Constant(double value, ops::DataType dtype, std::vector<int64_t> 
 }
 
 Result<size_t> Builder::AddStep(const std::string& type, std::vector<ops::TensorDesc> descs,
-                                std::vector<Ref> refs, ops::AttrMap attrs, size_t num_outputs) {
+                                std::vector<Ref> refs, ops::AttrMap attrs, size_t num_outputs,
+                                ops::Format out_storage) {
   ops::OpCall call;
   call.type = type;
   call.inputs = std::move(descs);
   call.outputs.resize(num_outputs);
+  if (num_outputs > 0) call.outputs[0].storage_format = out_storage;
   call.attrs = std::move(attrs);
   auto kernel = CompilePrebuilt(*runtime_, *device_, call);
   if (!kernel.ok()) {
@@ -430,6 +442,29 @@ bool Builder::Rebind(const Value& result, const Value& out) {
   // The temporary is no longer written: give its space back when it was the last one.
   if (result.offset == last_alloc_ && step.outputs.size() == 1) workspace_top_ = last_alloc_;
   return true;
+}
+
+Status Builder::StoreLayout(const Value& result, const Value& out, ops::Format storage) {
+  if (result.dims != out.dims || result.dtype != out.dtype || !out.contiguous() ||
+      out.kind != Ref::Kind::kSlot) {
+    return Err(StatusCode::kInternal, "{}: a layout store needs a contiguous out of the same kind",
+               name_);
+  }
+  ACLSIM_ASSIGN_OR_RETURN(Value src, Contiguous(result));
+  Value target = out;
+  target.storage_format = storage;
+  const ops::TensorDesc desc = DescOf(target);
+  if (!desc.has_storage_layout()) {
+    return Err(StatusCode::kInvalidParam, "{}: a {} tensor of shape {} has no {} layout", name_,
+               ops::DataTypeName(out.dtype), ShapeString(out.dims), ops::FormatName(storage));
+  }
+  ACLSIM_ASSIGN_OR_RETURN(size_t step,
+                          AddStep("Identity", {DescOf(src)}, {RefOf(src)}, {}, 1, storage));
+  const Ref ref = RefOf(target);
+  executor_->steps[step].outputs[0] = ref;
+  Slot& slot = executor_->slots[ref.slot];
+  slot.extent = std::max(slot.extent, ref.offset + ref.size);
+  return Status::Ok();
 }
 
 Status Builder::Store(const Value& result, const Value& out) {

@@ -51,6 +51,9 @@ struct Value {
   uint32_t output_index = 0;     // kWorkspace: which output of that step
   int64_t base_elems = 0;        // elements of the buffer the view is over
   ops::Format format = ops::Format::kNd;
+  // The buffer's physical layout when it differs from `format` (FRACTAL_NZ weights): kernels
+  // read it through the op library's layout conversion. kUndefined: as `format`.
+  ops::Format storage_format = ops::Format::kUndefined;
   std::shared_ptr<const std::vector<uint8_t>> bytes;  // kConst: the contents
 
   bool present() const { return kind != Ref::Kind::kNone; }
@@ -108,6 +111,9 @@ class Builder {
 
   // Writes `result` to output `out` (same dims; cast to out's dtype) through out's view.
   Status Store(const Value& result, const Value& out);
+  // Writes `result` into contiguous `out`'s buffer in the `storage` layout (FRACTAL_NZ: the
+  // padded fractal blocks CANN's TransData writes).
+  Status StoreLayout(const Value& result, const Value& out, ops::Format storage);
 
   // The finished executor (steps, workspace size, slots).
   Result<std::shared_ptr<Executor>> Finish();
@@ -124,7 +130,8 @@ class Builder {
   // Compiles one kernel and appends it as a step with `inputs`; its outputs are left for the
   // caller to place. Returns the step's index.
   Result<size_t> AddStep(const std::string& type, std::vector<ops::TensorDesc> descs,
-                         std::vector<Ref> refs, ops::AttrMap attrs, size_t num_outputs);
+                         std::vector<Ref> refs, ops::AttrMap attrs, size_t num_outputs,
+                         ops::Format out_storage = ops::Format::kUndefined);
   // Makes the last step write its output `index` to `out` (contiguous) instead of `result`.
   bool Rebind(const Value& result, const Value& out);
 

@@ -13,6 +13,7 @@
 #include <cstdint>
 #include <memory>
 #include <optional>
+#include <string>
 #include <vector>
 
 #include "common/status.h"
@@ -100,6 +101,13 @@ enum class MatmulKind {
 Result<ExecutorPtr> MatMul(const char* name, MatmulKind kind, const NnTensor* self,
                            const NnTensor* mat2, const NnTensor* out, int8_t cube_math_type);
 
+// Converts a contiguous f16/bf16/int8 weight in place to FRACTAL_NZ (padded fractal blocks
+// of its last two dims), for later Mm / BatchMatMul / Matmul calls that pass it with format
+// FRACTAL_NZ.
+Result<ExecutorPtr> TransMatmulWeight(const char* name, const NnTensor* weight);
+// The elements a FRACTAL_NZ weight of `shape` (ND) occupies in `dtype`.
+Result<uint64_t> MatmulWeightElements(const std::vector<int64_t>& shape, ops::DataType dtype);
+
 // ---- matrix products with quantized weights (ops_quant_matmul.cc) ----
 
 struct WeightQuantArgs {
@@ -115,6 +123,29 @@ struct WeightQuantArgs {
 };
 // y = x @ ((weight + antiquant_offset) * antiquant_scale) + bias.
 Result<ExecutorPtr> WeightQuantMatmul(const char* name, const WeightQuantArgs& args);
+
+// ---- fused inference attention (ops_attention.cc) ----
+
+struct AttentionArgs {
+  const NnTensor* query = nullptr;
+  std::vector<const NnTensor*> key;      // one tensor (a list per batch: not supported yet)
+  std::vector<const NnTensor*> value;    // likewise
+  const NnTensor* pse_shift = nullptr;   // optional [1|B, 1|N, S, Skv]
+  const NnTensor* atten_mask = nullptr;  // optional, nonzero = masked
+  int64_t num_heads = 0;
+  double scale_value = 1.0;
+  int64_t pre_tokens = 2147483647;
+  int64_t next_tokens = 2147483647;
+  std::string input_layout = "BSH";
+  int64_t num_key_value_heads = 0;  // 0: numHeads
+  int64_t sparse_mode = 0;
+  int64_t inner_precise = 0;
+  bool softmax_lse_flag = false;
+  const NnTensor* attention_out = nullptr;
+};
+// attentionOut = softmax(scale * q k^T + pseShift, masked -> -inf) v per head (GQA: head n
+// reads key/value head n / (numHeads / numKeyValueHeads)).
+Result<ExecutorPtr> FusedInferAttention(const char* name, const AttentionArgs& args);
 
 // ---- softmax, reductions, scans (ops_reduce.cc) ----
 

@@ -7,9 +7,11 @@
 #include <algorithm>
 #include <optional>
 
+#include "common/checked_size.h"
 #include "core/nn/builder.h"
 #include "core/nn/ops.h"
 #include "core/nn/promote.h"
+#include "ops/formats.h"
 
 namespace aclsim::core::nn {
 namespace {
@@ -161,6 +163,17 @@ Result<ExecutorPtr> MatMul(const char* name, MatmulKind kind, const NnTensor* se
   bool ty = false;
   Value a = Operand(b, x, &tx);
   Value c = Operand(b, y, &ty);
+  if (y.format == ops::Format::kFractalNz) {
+    // A weight TransMatmulWeight converted: the buffer holds the fractal blocks of the matrix
+    // the view (or its transpose) reads contiguously.
+    if (!c.contiguous() || c.kind != Ref::Kind::kSlot) {
+      return Err(StatusCode::kInvalidParam,
+                 "{}: a FRACTAL_NZ {} must be a contiguous or transposed view of its buffer",
+                 b.name(), y_what);
+    }
+    c.format = ops::Format::kNd;
+    c.storage_format = ops::Format::kFractalNz;
+  }
   ACLSIM_ASSIGN_OR_RETURN(a, b.Cast(a, compute));
   ACLSIM_ASSIGN_OR_RETURN(c, b.Cast(c, compute));
   Value product;
@@ -172,6 +185,58 @@ Result<ExecutorPtr> MatMul(const char* name, MatmulKind kind, const NnTensor* se
                             b.Op1("BatchMatMulV2", {a, c}, {{"adj_x1", tx}, {"adj_x2", ty}}));
   }
   ACLSIM_RETURN_IF_ERROR(b.Store(product, z));
+  return b.Finish();
+}
+
+Result<uint64_t> MatmulWeightElements(const std::vector<int64_t>& shape, ops::DataType dtype) {
+  if (shape.size() < 2 || shape.size() > 6) {
+    return Err(StatusCode::kInvalidParam, "tensorShape {} must have 2 to 6 dims",
+               ShapeString(shape));
+  }
+  for (int64_t d : shape) {
+    if (d < 0) {
+      return Err(StatusCode::kInvalidParam, "tensorShape {} has a negative dim",
+                 ShapeString(shape));
+    }
+  }
+  if (dtype != DT::kFloat16 && dtype != DT::kBf16 && dtype != DT::kInt8) {
+    return Err(StatusCode::kInvalidParam,
+               "dataType {}: FRACTAL_NZ weights are float16, "
+               "bfloat16 or int8",
+               ops::DataTypeName(dtype));
+  }
+  ACLSIM_ASSIGN_OR_RETURN(
+      auto storage, ops::StorageDims(ops::Format::kNd, shape, dtype, ops::Format::kFractalNz));
+  const int64_t count = ElementCount(storage);
+  if (count < 0 || !CheckedTensorBytes(count, ops::DataTypeSize(dtype))) {
+    return Err(StatusCode::kInvalidParam, "tensorShape {} is larger than a tensor may be",
+               ShapeString(shape));
+  }
+  return static_cast<uint64_t>(count);
+}
+
+Result<ExecutorPtr> TransMatmulWeight(const char* name, const NnTensor* weight) {
+  Builder b(name);
+  ACLSIM_ASSIGN_OR_RETURN(Value w, b.InOut(weight, "mmWeightRef"));
+  ACLSIM_RETURN_IF_ERROR(b.Begin());
+  if (w.dtype != DT::kFloat16 && w.dtype != DT::kBf16 && w.dtype != DT::kInt8) {
+    return Err(StatusCode::kInvalidParam,
+               "{}: mmWeightRef is {}; it must be float16, bfloat16 or int8", b.name(),
+               ops::DataTypeName(w.dtype));
+  }
+  if (w.rank() < 2 || w.rank() > 6) {
+    return Err(StatusCode::kInvalidParam, "{}: mmWeightRef has shape {}; it must be 2-D to 6-D",
+               b.name(), ShapeString(w.dims));
+  }
+  if (w.format != ops::Format::kNd || !w.contiguous()) {
+    return Err(StatusCode::kInvalidParam,
+               "{}: mmWeightRef must be a contiguous ND tensor (format {}, {})", b.name(),
+               ops::FormatName(w.format), w.contiguous() ? "contiguous" : "strided");
+  }
+  if (w.numel() == 0) return b.Finish();
+  // Converted in place: the ND contents go to the workspace first.
+  ACLSIM_ASSIGN_OR_RETURN(Value copy, b.Op1("Identity", {w}));
+  ACLSIM_RETURN_IF_ERROR(b.StoreLayout(copy, w, ops::Format::kFractalNz));
   return b.Finish();
 }
 

@@ -1,13 +1,16 @@
-// aclnnWeightQuantBatchMatmulV2/V3 through the public API: int8 and int4 weights, per group,
-// per channel and per tensor, given as llama.cpp gives them (transposed views of [N, K]
-// buffers, the scales a transposed view too), the errors; and the storage rules of views a
-// framework passes (a span that leaves out the offset, an empty view).
+// Weights as llama.cpp prepares them, through the public API: aclnnWeightQuantBatchMatmulV2/V3
+// with int8 and int4 weights, per group, per channel and per tensor (transposed views of
+// [N, K] buffers, the scales a transposed view too), the errors; TransMatmulWeight's
+// FRACTAL_NZ weights in Mm; and the storage rules of views a framework passes (a span that
+// leaves out the offset, an empty view).
 #include <cmath>
 #include <cstdint>
 #include <vector>
 
 #include "aclnn_test.h"
 #include "aclnnop/aclnn_abs.h"
+#include "aclnnop/aclnn_mm.h"
+#include "aclnnop/aclnn_trans_matmul_weight.h"
 #include "aclnnop/aclnn_weight_quant_batch_matmul_v2.h"
 
 namespace {
@@ -209,6 +212,68 @@ TEST_F(AclnnTest, WeightQuantMatmulErrors) {
                 nullptr, nullptr, 32, 7, y.View({P::kM, P::kN}, ACL_FLOAT16), &ws, &ex),
             ACLNN_ERR_PARAM_INVALID);
   EXPECT_TRUE(HasMessage("innerPrecise")) << aclGetRecentErrMsg();
+}
+
+// llama.cpp's default for its matmul weights (GGML_CANN_WEIGHT_NZ): the buffer sized by
+// aclnnCalculateMatmulWeightSizeV2, the [N, K] weight converted in place by
+// TransMatmulWeight, then passed to Mm as a [K, N] transposed view with format FRACTAL_NZ.
+TEST_F(AclnnTest, TransMatmulWeightToFractalNzThenMm) {
+  constexpr int64_t kM = 3, kK = 24, kN = 20;  // neither a multiple of 16: padded blocks
+  const int64_t shape[] = {kN, kK};
+  aclIntArray* dims = aclCreateIntArray(shape, 2);
+  uint64_t elements = 0;
+  ASSERT_EQ(aclnnCalculateMatmulWeightSizeV2(dims, ACL_FLOAT16, &elements), ACLNN_SUCCESS);
+  EXPECT_EQ(elements, 32u * 32u);  // [ceil(K/16), ceil(N/16), 16, 16]
+  uint64_t v1 = 0;
+  ASSERT_EQ(aclnnCalculateMatmulWeightSize(dims, &v1), ACLNN_SUCCESS);
+  EXPECT_EQ(v1, elements);
+  EXPECT_EQ(aclnnCalculateMatmulWeightSizeV2(dims, ACL_FLOAT, &v1), ACLNN_ERR_PARAM_INVALID);
+  aclDestroyIntArray(dims);
+
+  std::vector<float> x(kM * kK), w(kN * kK);  // w [N, K]
+  for (int64_t i = 0; i < kM * kK; ++i) x[i] = static_cast<float>(i % 5 - 2);
+  for (int64_t n = 0; n < kN; ++n) {
+    for (int64_t k = 0; k < kK; ++k) w[n * kK + k] = static_cast<float>((n * 7 + k * 3) % 9 - 4);
+  }
+  std::vector<uint16_t> padded = ToF16(w);
+  padded.resize(elements);
+  DeviceArray<uint16_t> dw(padded);
+  const int64_t nd_dims[] = {kN, kK};
+  const int64_t storage = kN * kK;
+  aclTensor* nd =
+      aclCreateTensor(nd_dims, 2, ACL_FLOAT16, nullptr, 0, ACL_FORMAT_ND, &storage, 1, dw.data());
+  ASSERT_EQ(ACLNN_RUN(stream_, TransMatmulWeight, nd), ACLNN_SUCCESS) << aclGetRecentErrMsg();
+  aclDestroyTensor(nd);
+  // The fractal blocks: element (n, k) at [k / 16][n / 16][n % 16][k % 16], zero padding.
+  const std::vector<float> blocks = FromF16(dw.Read());
+  const int64_t n1 = (kN + 15) / 16;
+  for (int64_t n = 0; n < kN; ++n) {
+    for (int64_t k = 0; k < kK; ++k) {
+      const int64_t at = ((k / 16) * n1 + n / 16) * 256 + (n % 16) * 16 + k % 16;
+      ASSERT_EQ(blocks[at], w[n * kK + k]) << n << ", " << k;
+    }
+  }
+  EXPECT_EQ(blocks[kN * 16], 0.0f);  // row kN of the first block column is padding
+
+  DeviceArray<uint16_t> dx(ToF16(x));
+  DeviceArray<uint16_t> out(std::vector<uint16_t>(kM * kN));
+  const int64_t view_dims[] = {kK, kN};
+  const int64_t view_strides[] = {1, kK};
+  aclTensor* nz = aclCreateTensor(view_dims, 2, ACL_FLOAT16, view_strides, 0, ACL_FORMAT_FRACTAL_NZ,
+                                  &storage, 1, dw.data());
+  ASSERT_EQ(ACLNN_RUN(stream_, Mm, dx.View({kM, kK}, ACL_FLOAT16), nz,
+                      out.View({kM, kN}, ACL_FLOAT16), 2),
+            ACLNN_SUCCESS)
+      << aclGetRecentErrMsg();
+  aclDestroyTensor(nz);
+  const std::vector<float> got = FromF16(out.Read());
+  for (int64_t m = 0; m < kM; ++m) {
+    for (int64_t n = 0; n < kN; ++n) {
+      float want = 0;
+      for (int64_t k = 0; k < kK; ++k) want += x[m * kK + k] * w[n * kK + k];
+      EXPECT_EQ(got[m * kN + n], want) << m << ", " << n;
+    }
+  }
 }
 
 // llama.cpp gives storage dims that cover a view's span from its offset on (not the offset
