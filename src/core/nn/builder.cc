@@ -90,6 +90,22 @@ Result<Value> Builder::AddSlot(const NnTensor* tensor, const char* what, bool op
     return Err(StatusCode::kInvalidParam, "{}: {} has data type {}, which no kernel computes",
                name_, what, ops::DataTypeName(tensor->dtype));
   }
+  switch (tensor->format) {
+    case ops::Format::kFractalNz:
+      if (accept_nz_) break;
+      [[fallthrough]];
+    case ops::Format::kNc1hwc0:
+    case ops::Format::kFractalZ:
+    case ops::Format::kNc1hwc0C04:
+    case ops::Format::kNdc1hwc0:
+    case ops::Format::kFractalZ3d:
+      return Err(StatusCode::kInvalidParam,
+                 "{}: {} has the private format {}, which this operator does not read (FRACTAL_NZ "
+                 "weights go to Mm, BatchMatMul and Matmul as mat2)",
+                 name_, what, ops::FormatName(tensor->format));
+    default:
+      break;
+  }
   if (tensor->dims.size() > kMaxRank) {
     return Err(StatusCode::kInvalidParam, "{}: {} has {} dims; at most {} are supported", name_,
                what, tensor->dims.size(), kMaxRank);
@@ -162,6 +178,13 @@ Result<Value> Builder::Output(const NnTensor* tensor, const char* what, bool opt
 
 Result<Value> Builder::InOut(const NnTensor* tensor, const char* what) {
   return AddSlot(tensor, what, false, true, true);
+}
+
+Result<Value> Builder::InputFractalNz(const NnTensor* tensor, const char* what) {
+  accept_nz_ = true;
+  Result<Value> value = Input(tensor, what);
+  accept_nz_ = false;
+  return value;
 }
 
 Result<Value> Builder::InputInt4(const NnTensor* tensor, const char* what, size_t* packed_dim) {

@@ -79,6 +79,9 @@ class Builder {
   Result<Value> Input(const NnTensor* tensor, const char* what, bool optional = false);
   Result<Value> Output(const NnTensor* tensor, const char* what, bool optional = false);
   Result<Value> InOut(const NnTensor* tensor, const char* what);
+  // An input that may also come in FRACTAL_NZ (the weight of a matrix product; other private
+  // formats are refused by every registration).
+  Result<Value> InputFractalNz(const NnTensor* tensor, const char* what);
   // An int4 input (two elements a byte, the lower nibble first) as the int8 view of the bytes
   // that hold it: its unit-stride dim halved, its other strides and its offset in bytes. The
   // unit-stride dim (`packed_dim`, the last such dim of more than one element) must have an
@@ -140,7 +143,8 @@ class Builder {
   std::shared_ptr<Device> device_;
   std::shared_ptr<Executor> executor_;
   std::map<const NnTensor*, uint32_t> slot_of_;
-  std::vector<std::unique_ptr<NnTensor>> byte_views_;  // InputInt4's views, kept for slot_of_
+  std::vector<std::unique_ptr<NnTensor>> byte_views_;
+  bool accept_nz_ = false;  // InputFractalNz's registration under way  // InputInt4's views, kept for slot_of_
   uint64_t workspace_top_ = 0;
   uint64_t last_alloc_ = 0;  // offset of the most recent allocation
 };

@@ -125,7 +125,7 @@ Result<ExecutorPtr> MatMul(const char* name, MatmulKind kind, const NnTensor* se
   Builder b(name);
   const char* y_what = kind == MatmulKind::kMv ? "vec" : "mat2";
   ACLSIM_ASSIGN_OR_RETURN(Value x, b.Input(self, "self"));
-  ACLSIM_ASSIGN_OR_RETURN(Value y, b.Input(mat2, y_what));
+  ACLSIM_ASSIGN_OR_RETURN(Value y, b.InputFractalNz(mat2, y_what));
   ACLSIM_ASSIGN_OR_RETURN(Value z, b.Output(out, "out"));
   ACLSIM_RETURN_IF_ERROR(b.Begin());
   for (const auto& [v, what] :

@@ -265,6 +265,12 @@ TEST_F(AclnnTest, TransMatmulWeightToFractalNzThenMm) {
                       out.View({kM, kN}, ACL_FLOAT16), 2),
             ACLNN_SUCCESS)
       << aclGetRecentErrMsg();
+  // Elsewhere a private format is refused, not read as ND.
+  uint64_t ws = 0;
+  aclOpExecutor* ex = nullptr;
+  EXPECT_EQ(aclnnAbsGetWorkspaceSize(nz, out.View({kM, kN}, ACL_FLOAT16), &ws, &ex),
+            ACLNN_ERR_PARAM_INVALID);
+  EXPECT_TRUE(HasMessage("private format FRACTAL_NZ")) << aclGetRecentErrMsg();
   aclDestroyTensor(nz);
   const std::vector<float> got = FromF16(out.Read());
   for (int64_t m = 0; m < kM; ++m) {
