@@ -132,6 +132,18 @@ struct Scalar {
   aclScalar* handle;
 };
 
+// f16 bit patterns of `v` (round to nearest even) and back.
+inline std::vector<uint16_t> ToF16(const std::vector<float>& v) {
+  std::vector<uint16_t> h(v.size());
+  for (size_t i = 0; i < v.size(); ++i) h[i] = aclFloatToFloat16(v[i]);
+  return h;
+}
+inline std::vector<float> FromF16(const std::vector<uint16_t>& h) {
+  std::vector<float> v(h.size());
+  for (size_t i = 0; i < h.size(); ++i) v[i] = aclFloat16ToFloat(h[i]);
+  return v;
+}
+
 inline std::vector<float> Iota(size_t n, float start = 0, float step = 1) {
   std::vector<float> v(n);
   for (size_t i = 0; i < n; ++i) v[i] = start + step * static_cast<float>(i);

@@ -14,18 +14,10 @@ namespace {
 
 using aclnntest::AclnnTest;
 using aclnntest::DeviceArray;
+using aclnntest::FromF16;
 using aclnntest::HasMessage;
+using aclnntest::ToF16;
 
-std::vector<uint16_t> Half(const std::vector<float>& v) {
-  std::vector<uint16_t> h(v.size());
-  for (size_t i = 0; i < v.size(); ++i) h[i] = aclFloatToFloat16(v[i]);
-  return h;
-}
-std::vector<float> Float(const std::vector<uint16_t>& h) {
-  std::vector<float> v(h.size());
-  for (size_t i = 0; i < h.size(); ++i) v[i] = aclFloat16ToFloat(h[i]);
-  return v;
-}
 float R16(float v) { return aclFloat16ToFloat(aclFloatToFloat16(v)); }
 
 // Values in [-1, 1) from a small generator, rounded to f16.
@@ -136,10 +128,10 @@ TEST_F(AclnnTest, FusedInferAttentionBsndGroupedHeadsWithPse) {
     for (int64_t i = 0; i < a.s * a.skv; ++i) pse[n * a.s * a.skv + i] = pse_rows[i];
   const auto want = HostAttention(a, q, k, v, pse, {}, scale);
 
-  DeviceArray<uint16_t> dq(Half(ToBsnd(q, a.b, a.n, a.s, a.d)));
-  DeviceArray<uint16_t> dk(Half(ToBsnd(k, a.b, a.nkv, a.skv, a.d)));
-  DeviceArray<uint16_t> dv(Half(ToBsnd(v, a.b, a.nkv, a.skv, a.d)));
-  DeviceArray<uint16_t> dpse(Half(pse_rows));
+  DeviceArray<uint16_t> dq(ToF16(ToBsnd(q, a.b, a.n, a.s, a.d)));
+  DeviceArray<uint16_t> dk(ToF16(ToBsnd(k, a.b, a.nkv, a.skv, a.d)));
+  DeviceArray<uint16_t> dv(ToF16(ToBsnd(v, a.b, a.nkv, a.skv, a.d)));
+  DeviceArray<uint16_t> dpse(ToF16(pse_rows));
   DeviceArray<uint16_t> dout(std::vector<uint16_t>(q.size()));
   aclTensorList* kl = ListOf(dk.UnownedView({a.b, a.skv, a.nkv, a.d}, ACL_FLOAT16));
   aclTensorList* vl = ListOf(dv.UnownedView({a.b, a.skv, a.nkv, a.d}, ACL_FLOAT16));
@@ -149,7 +141,7 @@ TEST_F(AclnnTest, FusedInferAttentionBsndGroupedHeadsWithPse) {
             a.n, scale, "BSND", a.nkv, 2, dout.View({a.b, a.s, a.n, a.d}, ACL_FLOAT16)),
       ACLNN_SUCCESS)
       << aclGetRecentErrMsg();
-  ExpectNear(Float(dout.Read()), ToBsnd(want, a.b, a.n, a.s, a.d));
+  ExpectNear(FromF16(dout.Read()), ToBsnd(want, a.b, a.n, a.s, a.d));
   aclDestroyTensorList(kl);
   aclDestroyTensorList(vl);
 }
@@ -165,9 +157,9 @@ TEST_F(AclnnTest, FusedInferAttentionBnsdCausalMaskAndBsh) {
   for (int64_t s = 0; s < a.s; ++s)
     for (int64_t j = 0; j < a.skv; ++j) mask[s * a.skv + j] = (j > s || s == 0) ? 1 : 0;
   const auto want = HostAttention(a, q, k, v, {}, mask, scale);
-  DeviceArray<uint16_t> dq(Half(q));
-  DeviceArray<uint16_t> dk(Half(k));
-  DeviceArray<uint16_t> dv(Half(v));
+  DeviceArray<uint16_t> dq(ToF16(q));
+  DeviceArray<uint16_t> dk(ToF16(k));
+  DeviceArray<uint16_t> dv(ToF16(v));
   DeviceArray<uint8_t> dmask(mask);
   DeviceArray<uint16_t> dout(std::vector<uint16_t>(q.size()));
   aclTensorList* kl = ListOf(dk.UnownedView({a.b, a.nkv, a.skv, a.d}, ACL_FLOAT16));
@@ -177,15 +169,15 @@ TEST_F(AclnnTest, FusedInferAttentionBnsdCausalMaskAndBsh) {
                   dout.View({a.b, a.n, a.s, a.d}, ACL_FLOAT16)),
             ACLNN_SUCCESS)
       << aclGetRecentErrMsg();
-  ExpectNear(Float(dout.Read()), want);
+  ExpectNear(FromF16(dout.Read()), want);
   aclDestroyTensorList(kl);
   aclDestroyTensorList(vl);
 
   // BSH through V1: [B, S, N * D], no mask.
   const auto want_all = HostAttention(a, q, k, v, {}, {}, scale);
-  DeviceArray<uint16_t> bq(Half(ToBsnd(q, a.b, a.n, a.s, a.d)));
-  DeviceArray<uint16_t> bk(Half(ToBsnd(k, a.b, a.nkv, a.skv, a.d)));
-  DeviceArray<uint16_t> bv(Half(ToBsnd(v, a.b, a.nkv, a.skv, a.d)));
+  DeviceArray<uint16_t> bq(ToF16(ToBsnd(q, a.b, a.n, a.s, a.d)));
+  DeviceArray<uint16_t> bk(ToF16(ToBsnd(k, a.b, a.nkv, a.skv, a.d)));
+  DeviceArray<uint16_t> bv(ToF16(ToBsnd(v, a.b, a.nkv, a.skv, a.d)));
   DeviceArray<uint16_t> bout(std::vector<uint16_t>(q.size()));
   aclTensorList* bkl = ListOf(bk.UnownedView({a.b, a.skv, a.nkv * a.d}, ACL_FLOAT16));
   aclTensorList* bvl = ListOf(bv.UnownedView({a.b, a.skv, a.nkv * a.d}, ACL_FLOAT16));
@@ -200,7 +192,7 @@ TEST_F(AclnnTest, FusedInferAttentionBnsdCausalMaskAndBsh) {
             ACLNN_SUCCESS)
       << aclGetRecentErrMsg();
   ASSERT_EQ(aclnntest::Launch(aclnnFusedInferAttentionScore, ws, ex, stream_), ACLNN_SUCCESS);
-  ExpectNear(Float(bout.Read()), ToBsnd(want_all, a.b, a.n, a.s, a.d));
+  ExpectNear(FromF16(bout.Read()), ToBsnd(want_all, a.b, a.n, a.s, a.d));
   aclDestroyTensorList(bkl);
   aclDestroyTensorList(bvl);
 }

@@ -17,18 +17,9 @@ namespace {
 
 using aclnntest::AclnnTest;
 using aclnntest::DeviceArray;
+using aclnntest::FromF16;
 using aclnntest::HasMessage;
-
-std::vector<uint16_t> ToF16(const std::vector<float>& v) {
-  std::vector<uint16_t> h(v.size());
-  for (size_t i = 0; i < v.size(); ++i) h[i] = aclFloatToFloat16(v[i]);
-  return h;
-}
-std::vector<float> FromF16(const std::vector<uint16_t>& h) {
-  std::vector<float> v(h.size());
-  for (size_t i = 0; i < h.size(); ++i) v[i] = aclFloat16ToFloat(h[i]);
-  return v;
-}
+using aclnntest::ToF16;
 
 // A small quantized problem: x [M, K], weights w[n][k] in [-8, 7], scales per group of K.
 struct QuantProblem {
