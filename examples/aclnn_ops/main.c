@@ -19,9 +19,10 @@
  *   s = Mul(r, Cos(Arange(0, T)))                a per-position factor, broadcast
  *   p = Softmax(s), ArgMax(p)
  *
- * thirteen operators, each checked against a host reference. Then one executor made
- * repeatable (aclSetAclOpExecutorRepeatable) is launched again on other buffers
- * (aclSetInputTensorAddr / aclSetOutputTensorAddr) and destroyed with aclDestroyAclOpExecutor.
+ * thirteen operators on strided views with broadcasting, each checked against a host
+ * reference. Then one executor made repeatable (aclSetAclOpExecutorRepeatable) is launched
+ * again on other buffers (aclSetInputTensorAddr / aclSetOutputTensorAddr) and destroyed with
+ * aclDestroyAclOpExecutor, and a few bad calls show their ACLNN_ERR_* codes and messages.
  *
  * Exit status 0 when every value checks out.
  */
@@ -148,6 +149,12 @@ static void Compare(const char* what, const float* got, const float* want, int n
   }
   printf("  %-34s max relative error %.2e %s\n", what, (double)worst, worst <= tol ? "ok" : "BAD");
   if (worst > tol) g_bad = 1;
+}
+
+/* A first phase that must fail: prints its code and message. */
+static void ExpectError(const char* what, aclnnStatus status) {
+  printf("  %-40s -> %d: %s\n", what, (int)status, aclGetRecentErrMsg());
+  if (status == 0) g_bad = 1;
 }
 
 static float Silu(float v) { return v / (1.0f + expf(-v)); }
@@ -367,6 +374,21 @@ int main(void) {
         for (i = 0; i < T * D; ++i) want[i] = r[i] * 0.125f;
         Download(got, &d_o);
         Compare("repeatable Muls executor, 3 runs", got, want, T * D, 1e-6f);
+      }
+
+      /* Bad inputs: an ACLNN_ERR_* code and a message, nothing launched. */
+      printf("bad inputs:\n");
+      {
+        uint64_t ws = 0;
+        aclOpExecutor* ex = NULL;
+        LOOKUP(g_opapi, mm, "aclnnMmGetWorkspaceSize");
+        LOOKUP(g_opapi, add, "aclnnAddGetWorkspaceSize");
+        LOOKUP(g_opapi, gather, "aclnnGatherV2GetWorkspaceSize");
+        ExpectError("Mm of [T, D] by [F, D] (K differs)", mm(t_x, t_wdown_t, t_o, 0, &ws, &ex));
+        ExpectError("Add of [T, D] and [T, F]", add(t_x, t_g, s_one, t_r, &ws, &ex));
+        ExpectError("GatherV2 without an index", gather(t_emb, 0, NULL, t_x, &ws, &ex));
+        LOOKUP(g_opapi, softmax, "aclnnSoftmaxGetWorkspaceSize");
+        ExpectError("Softmax over dim 5 of a 2-D tensor", softmax(t_s, 5, t_p, &ws, &ex));
       }
     }
 
