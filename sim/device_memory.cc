@@ -15,6 +15,8 @@ constexpr uint64_t kGiB = uint64_t{1} << 30;
 // physically (the device MMU maps them), so a pool's free bytes stay usable however its
 // address space is fragmented -- up to this much headroom.
 constexpr uint64_t kAddressSpaceFactor = 2;
+// Address space for aclrtReserveMemAddress, as a multiple of the HBM capacity.
+constexpr uint64_t kReserveSpaceFactor = 2;
 
 uint64_t RoundUp(uint64_t value, uint64_t to) { return (value + to - 1) / to * to; }
 
@@ -30,7 +32,8 @@ DeviceMemory::DeviceMemory(uint32_t device_id, uint64_t hbm_bytes, uint64_t ddr_
   // the first pool be aligned whatever address mmap returns.
   const uint64_t hbm_span = RoundUp(hbm_bytes * kAddressSpaceFactor, kGiB);
   const uint64_t ddr_span = RoundUp(ddr_bytes * kAddressSpaceFactor, kGiB);
-  mapping_bytes_ = static_cast<size_t>(hbm_span + ddr_span + kGiB);
+  const uint64_t reserve_span = RoundUp(hbm_bytes * kReserveSpaceFactor, kGiB);
+  mapping_bytes_ = static_cast<size_t>(hbm_span + ddr_span + reserve_span + kGiB);
   void* mapping = mmap(nullptr, mapping_bytes_, PROT_READ | PROT_WRITE,
                        MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
   if (mapping == MAP_FAILED) {
@@ -50,8 +53,10 @@ DeviceMemory::DeviceMemory(uint32_t device_id, uint64_t hbm_bytes, uint64_t ddr_
   ddr_.capacity = ddr_bytes;
   ddr_.huge_capacity = std::min(ddr_bytes, huge_bytes);
   ddr_.allocator = RangeAllocator(ddr_bytes > 0 ? ddr_span : 0);
+  reserve_base_ = ddr_bytes > 0 ? ddr_.base + ddr_span : hbm_.base + hbm_span;
+  reserve_space_ = RangeAllocator(reserve_span);
   range_begin_ = aligned;
-  range_end_ = ddr_bytes > 0 ? ddr_.base + ddr_span : hbm_.base + hbm_span;
+  range_end_ = reserve_base_ + reserve_span;
 }
 
 DeviceMemory::~DeviceMemory() {

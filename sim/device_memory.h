@@ -6,7 +6,10 @@
 // holds the HBM pool's address space, then (if the profile has one) the DDR pool's, each
 // starting on a 1 GiB boundary and twice the pool's capacity: on the device an MMU maps pages
 // wherever they are, so a pool's free bytes stay usable even when its addresses are
-// fragmented. A pool counts its allocated bytes against its capacity (kDeviceOom beyond);
+// fragmented; then the address space reservations take (2 x the HBM capacity: room for two
+// reservations of the whole memory, as llama.cpp makes one per context, within the 2-3 TiB of
+// address space ThreadSanitizer leaves a process for 8 devices). A pool counts its allocated
+// bytes against its capacity (kDeviceOom beyond);
 // a first-fit RangeAllocator places allocations in its address space, rounded up to their
 // page size and aligned to it. Huge pages (2 MiB and 1 GiB) may have a budget of their own per
 // pool (backend option huge_page_bytes): beyond it, huge-page requests fail with kDeviceOom
@@ -100,8 +103,13 @@ class DeviceMemory {
   Status status_;
   void* mapping_ = nullptr;
   size_t mapping_bytes_ = 0;
-  uintptr_t range_begin_ = 0;  // [range_begin_, range_end_) covers both pools
-  uintptr_t range_end_ = 0;
+  uintptr_t range_begin_ = 0;  // [range_begin_, range_end_) covers both pools and the
+  uintptr_t range_end_ = 0;    // reservation space
+  // aclrtReserveMemAddress's address space, after the pools: 2 x the HBM capacity, as a
+  // device's virtual address space is far larger than its memory (llama.cpp's pool reserves
+  // all of it, once per context).
+  uintptr_t reserve_base_ = 0;
+  RangeAllocator reserve_space_{0};
   mutable std::mutex mu_;
   Pool hbm_;
   Pool ddr_;

@@ -32,13 +32,13 @@ Status DeviceMemory::Reserve(size_t bytes, size_t alignment, void** addr) {
     return Err(StatusCode::kInvalidParam, "alignment {} is not a power of two", alignment);
   }
   std::lock_guard<std::mutex> lock(mu_);
-  auto offset = hbm_.allocator.Allocate(bytes, std::max<uint64_t>(alignment, kGranularity));
+  auto offset = reserve_space_.Allocate(bytes, std::max<uint64_t>(alignment, kGranularity));
   if (!offset) {
     return Err(StatusCode::kDeviceOom,
                "device {}: no free address range of {} bytes (largest free range {} bytes)",
-               device_id_, bytes, hbm_.allocator.largest_free_range());
+               device_id_, bytes, reserve_space_.largest_free_range());
   }
-  const uintptr_t start = hbm_.base + *offset;
+  const uintptr_t start = reserve_base_ + *offset;
   reservations_[start] = bytes;
   *addr = reinterpret_cast<void*>(start);
   return Status::Ok();
@@ -57,7 +57,7 @@ Status DeviceMemory::Unreserve(void* addr) {
                "the range at {} still has memory mapped at {:#x}: unmap it first", addr,
                mapped->first);
   }
-  hbm_.allocator.Release(start - hbm_.base);
+  reserve_space_.Release(start - reserve_base_);
   reservations_.erase(it);
   return Status::Ok();
 }

@@ -107,6 +107,32 @@ TEST_F(AclTest, AdjacentMappedChunksAreOneRegion) {
   ASSERT_ACL_OK(aclrtReleaseMemAddress(va));
 }
 
+// llama.cpp's pool reserves the device's whole memory as address space, once per context:
+// address space is not memory, so two such reservations fit beside the allocations, and
+// mappings in them work.
+TEST_F(AclTest, ReservationsOfTheWholeDeviceMemoryFitSeveralTimes) {
+  size_t free_bytes = 0;
+  size_t total_bytes = 0;
+  ASSERT_ACL_OK(aclrtGetMemInfo(ACL_HBM_MEM, &free_bytes, &total_bytes));
+  const size_t g = Granularity();
+  const size_t whole = total_bytes / g * g;
+  void* kept = nullptr;  // an allocation does not take reservation space
+  ASSERT_ACL_OK(aclrtMalloc(&kept, 16 << 20, ACL_MEM_MALLOC_HUGE_FIRST));
+  void* ranges[2] = {};
+  for (void*& va : ranges) ASSERT_ACL_OK(aclrtReserveMemAddress(&va, whole, 0, nullptr, 1));
+  aclrtPhysicalMemProp prop = HbmProp();
+  aclrtDrvMemHandle chunk = nullptr;
+  ASSERT_ACL_OK(aclrtMallocPhysical(&chunk, g, &prop, 0));
+  ASSERT_ACL_OK(aclrtMapMem(ranges[1], g, 0, chunk, 0));
+  const std::vector<uint8_t> in = acltest::Pattern(4096, 9);
+  ASSERT_ACL_OK(aclrtMemcpy(ranges[1], 4096, in.data(), 4096, ACL_MEMCPY_HOST_TO_DEVICE));
+  EXPECT_EQ(Download(ranges[1], 4096), in);
+  ASSERT_ACL_OK(aclrtUnmapMem(ranges[1]));
+  ASSERT_ACL_OK(aclrtFreePhysical(chunk));
+  for (void* va : ranges) ASSERT_ACL_OK(aclrtReleaseMemAddress(va));
+  ASSERT_ACL_OK(aclrtFree(kept));
+}
+
 TEST_F(AclTest, VirtualMemoryMisuseIsRefusedWithAMessage) {
   const size_t g = Granularity();
   void* va = nullptr;

@@ -1,6 +1,7 @@
 // First phases of the aclnn softmax, reductions and scans (core/nn/ops.h builds them):
-// Softmax, ReduceSum, Mean, ArgMax, Cumsum.
+// Softmax, ReduceSum, Mean, ArgMax, Argsort, Cumsum.
 #include "aclnnop/aclnn_argmax.h"
+#include "aclnnop/aclnn_argsort.h"
 #include "aclnnop/aclnn_cumsum.h"
 #include "aclnnop/aclnn_mean.h"
 #include "aclnnop/aclnn_reduce_sum.h"
@@ -68,6 +69,18 @@ aclnnStatus aclnnArgMaxGetWorkspaceSize(const aclTensor* self, int64_t dim, bool
     ACLSIM_ASSIGN_OR_RETURN(auto x, args.Tensor(self, "self"));
     ACLSIM_ASSIGN_OR_RETURN(auto z, args.Tensor(out, "out"));
     return nn::ArgMax(api_name, x, dim, keepdim, z);
+  });
+}
+
+aclnnStatus aclnnArgsortGetWorkspaceSize(const aclTensor* self, int64_t dim, bool descending,
+                                         aclTensor* out, uint64_t* workspaceSize,
+                                         aclOpExecutor** executor) {
+  const char* api_name = __func__;
+  return api::FirstPhase(api_name, workspaceSize, executor, [&]() -> Result<nn::ExecutorPtr> {
+    api::NnArgs args;
+    ACLSIM_ASSIGN_OR_RETURN(auto x, args.Tensor(self, "self"));
+    ACLSIM_ASSIGN_OR_RETURN(auto z, args.Tensor(out, "out"));
+    return nn::Argsort(api_name, x, dim, descending, z);
   });
 }
 

@@ -12,7 +12,7 @@ namespace api = aclsim::api;
 
 namespace {
 
-aclnnStatus WeightSize(const char* api_name, const aclIntArray* shape, aclDataType dtype,
+aclnnStatus WeightSize(const char* api_name, const aclIntArray* shape, aclDataType dtype, bool v2,
                        uint64_t* size) {
   return api::NnCall(api_name, [&]() -> Status {
     if (size == nullptr) {
@@ -26,7 +26,7 @@ aclnnStatus WeightSize(const char* api_name, const aclIntArray* shape, aclDataTy
       return aclsim::Err(aclsim::StatusCode::kInvalidParam, "{}: dataType {} is not a data type",
                          api_name, static_cast<int>(dtype));
     }
-    ACLSIM_ASSIGN_OR_RETURN(*size, nn::MatmulWeightElements(dims, type));
+    ACLSIM_ASSIGN_OR_RETURN(*size, nn::MatmulWeightElements(dims, type, v2));
     return Status::Ok();
   });
 }
@@ -47,12 +47,12 @@ aclnnStatus aclnnTransMatmulWeightGetWorkspaceSize(aclTensor* mmWeightRef, uint6
 
 aclnnStatus aclnnCalculateMatmulWeightSize(const aclIntArray* tensorShape,
                                            uint64_t* weightTensorSize) {
-  return WeightSize(__func__, tensorShape, ACL_FLOAT16, weightTensorSize);
+  return WeightSize(__func__, tensorShape, ACL_FLOAT16, false, weightTensorSize);
 }
 
 aclnnStatus aclnnCalculateMatmulWeightSizeV2(const aclIntArray* tensorShape, aclDataType dataType,
                                              uint64_t* weightTensorSize) {
-  return WeightSize(__func__, tensorShape, dataType, weightTensorSize);
+  return WeightSize(__func__, tensorShape, dataType, true, weightTensorSize);
 }
 
 }  // extern "C"

@@ -144,7 +144,8 @@ class Builder {
   std::shared_ptr<Executor> executor_;
   std::map<const NnTensor*, uint32_t> slot_of_;
   std::vector<std::unique_ptr<NnTensor>> byte_views_;
-  bool accept_nz_ = false;  // InputFractalNz's registration under way  // InputInt4's views, kept for slot_of_
+  bool accept_nz_ =
+      false;  // InputFractalNz's registration under way  // InputInt4's views, kept for slot_of_
   uint64_t workspace_top_ = 0;
   uint64_t last_alloc_ = 0;  // offset of the most recent allocation
 };

@@ -105,8 +105,10 @@ Result<ExecutorPtr> MatMul(const char* name, MatmulKind kind, const NnTensor* se
 // of its last two dims), for later Mm / BatchMatMul / Matmul calls that pass it with format
 // FRACTAL_NZ.
 Result<ExecutorPtr> TransMatmulWeight(const char* name, const NnTensor* weight);
-// The elements a FRACTAL_NZ weight of `shape` (ND) occupies in `dtype`.
-Result<uint64_t> MatmulWeightElements(const std::vector<int64_t>& shape, ops::DataType dtype);
+// The elements a FRACTAL_NZ weight of `shape` (ND) occupies in `dtype` (aclnnCalculate-
+// MatmulWeightSize: 2-3 dims, f16; V2: 2-6 dims, none zero).
+Result<uint64_t> MatmulWeightElements(const std::vector<int64_t>& shape, ops::DataType dtype,
+                                      bool v2);
 
 // ---- matrix products with quantized weights (ops_quant_matmul.cc) ----
 
@@ -158,6 +160,9 @@ Result<ExecutorPtr> Reduce(const char* name, Reduction reduction, const NnTensor
                            const std::vector<int64_t>& dims, bool keep_dims, ops::DataType dtype,
                            const NnTensor* out);
 // out (int32 / int64) = the index of the maximum along dim.
+// out (int64) = the indices that sort self along dim (stable).
+Result<ExecutorPtr> Argsort(const char* name, const NnTensor* self, int64_t dim, bool descending,
+                            const NnTensor* out);
 Result<ExecutorPtr> ArgMax(const char* name, const NnTensor* self, int64_t dim, bool keep_dim,
                            const NnTensor* out);
 // out = the inclusive prefix sum along dim, computed in dtype (out's dtype).

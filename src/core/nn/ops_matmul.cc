@@ -188,31 +188,37 @@ Result<ExecutorPtr> MatMul(const char* name, MatmulKind kind, const NnTensor* se
   return b.Finish();
 }
 
-Result<uint64_t> MatmulWeightElements(const std::vector<int64_t>& shape, ops::DataType dtype) {
-  if (shape.size() < 2 || shape.size() > 6) {
-    return Err(StatusCode::kInvalidParam, "tensorShape {} must have 2 to 6 dims",
-               ShapeString(shape));
+Result<uint64_t> MatmulWeightElements(const std::vector<int64_t>& shape, ops::DataType dtype,
+                                      bool v2) {
+  const size_t min_rank = 2;
+  const size_t max_rank = v2 ? 6 : 3;
+  if (shape.size() < min_rank || shape.size() > max_rank) {
+    return Err(StatusCode::kInvalidParam, "tensorShape {} must have {} to {} dims",
+               ShapeString(shape), min_rank, max_rank);
   }
   for (int64_t d : shape) {
-    if (d < 0) {
-      return Err(StatusCode::kInvalidParam, "tensorShape {} has a negative dim",
-                 ShapeString(shape));
+    if (d < 0 || (v2 && d == 0)) {
+      return Err(StatusCode::kInvalidParam, "tensorShape {} has a {} dim", ShapeString(shape),
+                 d < 0 ? "negative" : "zero");
     }
   }
-  if (dtype != DT::kFloat16 && dtype != DT::kBf16 && dtype != DT::kInt8) {
-    return Err(StatusCode::kInvalidParam,
-               "dataType {}: FRACTAL_NZ weights are float16, "
-               "bfloat16 or int8",
-               ops::DataTypeName(dtype));
+  // The last two dims padded to whole fractal blocks: 16 x 16 for f16/bf16, 16 x 32 for any
+  // other dtype (int8's block; CANN applies it to every other dtype too).
+  const bool half = dtype == DT::kFloat16 || dtype == DT::kBf16;
+  const size_t r = shape.size();
+  uint64_t count = 1;
+  for (size_t k = 0; k < r; ++k) {
+    int64_t d = shape[k];
+    if (k + 2 == r) d = (d + 15) / 16 * 16;
+    if (k + 1 == r) d = half ? (d + 15) / 16 * 16 : (d + 31) / 32 * 32;
+    const auto next = CheckedMul(count, static_cast<uint64_t>(d));
+    if (!next || !CheckedTensorBytes(static_cast<int64_t>(*next), 1)) {
+      return Err(StatusCode::kInvalidParam, "tensorShape {} is larger than a tensor may be",
+                 ShapeString(shape));
+    }
+    count = *next;
   }
-  ACLSIM_ASSIGN_OR_RETURN(
-      auto storage, ops::StorageDims(ops::Format::kNd, shape, dtype, ops::Format::kFractalNz));
-  const int64_t count = ElementCount(storage);
-  if (count < 0 || !CheckedTensorBytes(count, ops::DataTypeSize(dtype))) {
-    return Err(StatusCode::kInvalidParam, "tensorShape {} is larger than a tensor may be",
-               ShapeString(shape));
-  }
-  return static_cast<uint64_t>(count);
+  return count;
 }
 
 Result<ExecutorPtr> TransMatmulWeight(const char* name, const NnTensor* weight) {
@@ -224,9 +230,11 @@ Result<ExecutorPtr> TransMatmulWeight(const char* name, const NnTensor* weight) 
                "{}: mmWeightRef is {}; it must be float16, bfloat16 or int8", b.name(),
                ops::DataTypeName(w.dtype));
   }
-  if (w.rank() < 2 || w.rank() > 6) {
-    return Err(StatusCode::kInvalidParam, "{}: mmWeightRef has shape {}; it must be 2-D to 6-D",
-               b.name(), ShapeString(w.dims));
+  const size_t max_rank = w.dtype == DT::kInt8 ? 6 : 3;
+  if (w.rank() < 2 || w.rank() > max_rank) {
+    return Err(StatusCode::kInvalidParam,
+               "{}: mmWeightRef has shape {}; a {} weight must be 2-D to {}-D", b.name(),
+               ShapeString(w.dims), ops::DataTypeName(w.dtype), max_rank);
   }
   if (w.format != ops::Format::kNd || !w.contiguous()) {
     return Err(StatusCode::kInvalidParam,

@@ -1,5 +1,6 @@
-// Softmax, reductions and scans of aclnn (Softmax, ReduceSum, Mean, ArgMax, Cumsum) over the
-// op library's SoftmaxV2, ReduceSumD / ReduceMeanD, ArgMaxD and CumsumD kernels.
+// Softmax, reductions, sorting and scans of aclnn (Softmax, ReduceSum, Mean, ArgMax, Argsort,
+// Cumsum) over the op library's SoftmaxV2, ReduceSumD / ReduceMeanD, ArgMaxD, Sort and CumsumD
+// kernels.
 #include <fmt/ranges.h>
 
 #include <algorithm>
@@ -152,6 +153,37 @@ Result<ExecutorPtr> ArgMax(const char* name, const NnTensor* self, int64_t dim, 
   ACLSIM_ASSIGN_OR_RETURN(Value index,
                           b.Op1("ArgMaxD", {in}, {{"dimension", axis}, {"dtype", z.dtype}}));
   ACLSIM_ASSIGN_OR_RETURN(index, b.Reshape(index, shape));
+  ACLSIM_RETURN_IF_ERROR(b.Store(index, z));
+  return b.Finish();
+}
+
+Result<ExecutorPtr> Argsort(const char* name, const NnTensor* self, int64_t dim, bool descending,
+                            const NnTensor* out) {
+  Builder b(name);
+  ACLSIM_ASSIGN_OR_RETURN(Value x, b.Input(self, "self"));
+  ACLSIM_ASSIGN_OR_RETURN(Value z, b.Output(out, "out"));
+  ACLSIM_RETURN_IF_ERROR(b.Begin());
+  if (x.dtype == DT::kBool || x.dtype == DT::kDouble ||
+      !(IsFloating(x.dtype) || IsIntegral(x.dtype))) {
+    return Err(StatusCode::kInvalidParam,
+               "{}: self is {}; it must be float32, float16, bfloat16 or an integer type", b.name(),
+               ops::DataTypeName(x.dtype));
+  }
+  if (z.dtype != DT::kInt64) {
+    return Err(StatusCode::kInvalidParam, "{}: out is {}; it must be int64", b.name(),
+               ops::DataTypeName(z.dtype));
+  }
+  ACLSIM_ASSIGN_OR_RETURN(int64_t axis, NormalizeDim(b, dim, x.rank(), "dim"));
+  ACLSIM_RETURN_IF_ERROR(RequireShape(b, x.dims, z));
+  if (z.numel() == 0) return b.Finish();
+  ACLSIM_ASSIGN_OR_RETURN(Value in, AtLeast1D(b, x));
+  // Stable: equal elements keep their order, so the result is the same on every run.
+  ACLSIM_ASSIGN_OR_RETURN(
+      auto sorted,
+      b.Op("Sort", {in},
+           {{"axis", axis}, {"descending", descending}, {"stable", true}, {"y2_dtype", DT::kInt64}},
+           2));
+  ACLSIM_ASSIGN_OR_RETURN(Value index, b.Reshape(sorted[1], x.dims));
   ACLSIM_RETURN_IF_ERROR(b.Store(index, z));
   return b.Finish();
 }

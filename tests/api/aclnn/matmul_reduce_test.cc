@@ -7,6 +7,7 @@
 
 #include "aclnn_test.h"
 #include "aclnnop/aclnn_argmax.h"
+#include "aclnnop/aclnn_argsort.h"
 #include "aclnnop/aclnn_batch_matmul.h"
 #include "aclnnop/aclnn_cumsum.h"
 #include "aclnnop/aclnn_matmul.h"
@@ -266,6 +267,36 @@ TEST_F(AclnnTest, ReduceSumAndMeanOverDims) {
             ACLNN_ERR_PARAM_INVALID);
   EXPECT_TRUE(HasMessage("out has [2, 4]"));
   for (aclIntArray* a : {dim1, dims, none, twice, far}) aclDestroyIntArray(a);
+}
+
+// Argsort along a dim, both directions; equal elements keep their order (stable).
+TEST_F(AclnnTest, ArgsortIsStableInBothDirections) {
+  DeviceArray<float> x({3, 9, 1, 4, 4, 8});  // [2, 3]
+  DeviceArray<int64_t> idx(std::vector<int64_t>(6));
+  ASSERT_EQ(ACLNN_RUN(stream_, Argsort, x.View({2, 3}, ACL_FLOAT), -1, false,
+                      idx.View({2, 3}, ACL_INT64)),
+            ACLNN_SUCCESS)
+      << aclGetRecentErrMsg();
+  EXPECT_EQ(idx.Read(), (std::vector<int64_t>{2, 0, 1, 0, 1, 2}));
+  ASSERT_EQ(
+      ACLNN_RUN(stream_, Argsort, x.View({2, 3}, ACL_FLOAT), 1, true, idx.View({2, 3}, ACL_INT64)),
+      ACLNN_SUCCESS)
+      << aclGetRecentErrMsg();
+  EXPECT_EQ(idx.Read(), (std::vector<int64_t>{1, 0, 2, 2, 0, 1}));
+  // Along dim 0 of the transposed view [3, 2].
+  ASSERT_EQ(ACLNN_RUN(stream_, Argsort, x.View({3, 2}, ACL_FLOAT, {1, 3}), 0, false,
+                      idx.View({3, 2}, ACL_INT64)),
+            ACLNN_SUCCESS)
+      << aclGetRecentErrMsg();
+  EXPECT_EQ(idx.Read(), (std::vector<int64_t>{2, 0, 0, 1, 1, 2}));
+  DeviceArray<int32_t> idx32(std::vector<int32_t>(6));
+  EXPECT_EQ(ACLNN_RUN(stream_, Argsort, x.View({2, 3}, ACL_FLOAT), -1, false,
+                      idx32.View({2, 3}, ACL_INT32)),
+            ACLNN_ERR_PARAM_INVALID);
+  EXPECT_TRUE(HasMessage("must be int64"));
+  EXPECT_EQ(
+      ACLNN_RUN(stream_, Argsort, x.View({2, 3}, ACL_FLOAT), 2, false, idx.View({2, 3}, ACL_INT64)),
+      ACLNN_ERR_PARAM_INVALID);
 }
 
 TEST_F(AclnnTest, ArgMaxAndCumsum) {

@@ -218,8 +218,27 @@ TEST_F(AclnnTest, TransMatmulWeightToFractalNzThenMm) {
   uint64_t v1 = 0;
   ASSERT_EQ(aclnnCalculateMatmulWeightSize(dims, &v1), ACLNN_SUCCESS);
   EXPECT_EQ(v1, elements);
-  EXPECT_EQ(aclnnCalculateMatmulWeightSizeV2(dims, ACL_FLOAT, &v1), ACLNN_ERR_PARAM_INVALID);
   aclDestroyIntArray(dims);
+  // int8 blocks are 16 x 32, and CANN sizes every dtype but f16/bf16 so; V2 refuses zero dims,
+  // V1 more than 3 dims.
+  const int64_t wide[] = {20, 40};
+  aclIntArray* wide_dims = aclCreateIntArray(wide, 2);
+  ASSERT_EQ(aclnnCalculateMatmulWeightSizeV2(wide_dims, ACL_FLOAT16, &v1), ACLNN_SUCCESS);
+  EXPECT_EQ(v1, 32u * 48u);
+  ASSERT_EQ(aclnnCalculateMatmulWeightSizeV2(wide_dims, ACL_INT8, &v1), ACLNN_SUCCESS);
+  EXPECT_EQ(v1, 32u * 64u);
+  ASSERT_EQ(aclnnCalculateMatmulWeightSizeV2(wide_dims, ACL_FLOAT, &v1), ACLNN_SUCCESS);
+  EXPECT_EQ(v1, 32u * 64u);
+  aclDestroyIntArray(wide_dims);
+  const int64_t zero[] = {0, 16};
+  const int64_t four[] = {2, 2, 16, 16};
+  aclIntArray* zero_dims = aclCreateIntArray(zero, 2);
+  aclIntArray* four_dims = aclCreateIntArray(four, 4);
+  EXPECT_EQ(aclnnCalculateMatmulWeightSizeV2(zero_dims, ACL_FLOAT16, &v1), ACLNN_ERR_PARAM_INVALID);
+  EXPECT_EQ(aclnnCalculateMatmulWeightSize(four_dims, &v1), ACLNN_ERR_PARAM_INVALID);
+  EXPECT_EQ(aclnnCalculateMatmulWeightSize(four_dims, nullptr), ACLNN_ERR_PARAM_NULLPTR);
+  aclDestroyIntArray(zero_dims);
+  aclDestroyIntArray(four_dims);
 
   std::vector<float> x(kM * kK), w(kN * kK);  // w [N, K]
   for (int64_t i = 0; i < kM * kK; ++i) x[i] = static_cast<float>(i % 5 - 2);
