@@ -1,11 +1,13 @@
 // First phases of the aclnn softmax, reductions and scans (core/nn/ops.h builds them):
-// Softmax, ReduceSum, Mean, ArgMax, Argsort, Cumsum.
+// Softmax, ReduceSum, Mean, ArgMax, Argsort, Sort, Topk, Cumsum.
 #include "aclnnop/aclnn_argmax.h"
 #include "aclnnop/aclnn_argsort.h"
 #include "aclnnop/aclnn_cumsum.h"
 #include "aclnnop/aclnn_mean.h"
 #include "aclnnop/aclnn_reduce_sum.h"
 #include "aclnnop/aclnn_softmax.h"
+#include "aclnnop/aclnn_sort.h"
+#include "aclnnop/aclnn_topk.h"
 #include "api/aclnn/nn_call.h"
 #include "core/nn/ops.h"
 
@@ -81,6 +83,32 @@ aclnnStatus aclnnArgsortGetWorkspaceSize(const aclTensor* self, int64_t dim, boo
     ACLSIM_ASSIGN_OR_RETURN(auto x, args.Tensor(self, "self"));
     ACLSIM_ASSIGN_OR_RETURN(auto z, args.Tensor(out, "out"));
     return nn::Argsort(api_name, x, dim, descending, z);
+  });
+}
+
+aclnnStatus aclnnSortGetWorkspaceSize(const aclTensor* self, bool stable, int64_t dim,
+                                      bool descending, aclTensor* valuesOut, aclTensor* indicesOut,
+                                      uint64_t* workspaceSize, aclOpExecutor** executor) {
+  const char* api_name = __func__;
+  return api::FirstPhase(api_name, workspaceSize, executor, [&]() -> Result<nn::ExecutorPtr> {
+    api::NnArgs args;
+    ACLSIM_ASSIGN_OR_RETURN(auto x, args.Tensor(self, "self"));
+    ACLSIM_ASSIGN_OR_RETURN(auto v, args.Tensor(valuesOut, "valuesOut"));
+    ACLSIM_ASSIGN_OR_RETURN(auto i, args.Tensor(indicesOut, "indicesOut"));
+    return nn::Sort(api_name, x, stable, dim, descending, v, i);
+  });
+}
+
+aclnnStatus aclnnTopkGetWorkspaceSize(const aclTensor* self, int64_t k, int64_t dim, bool largest,
+                                      bool sorted, aclTensor* valuesOut, aclTensor* indicesOut,
+                                      uint64_t* workspaceSize, aclOpExecutor** executor) {
+  const char* api_name = __func__;
+  return api::FirstPhase(api_name, workspaceSize, executor, [&]() -> Result<nn::ExecutorPtr> {
+    api::NnArgs args;
+    ACLSIM_ASSIGN_OR_RETURN(auto x, args.Tensor(self, "self"));
+    ACLSIM_ASSIGN_OR_RETURN(auto v, args.Tensor(valuesOut, "valuesOut"));
+    ACLSIM_ASSIGN_OR_RETURN(auto i, args.Tensor(indicesOut, "indicesOut"));
+    return nn::Topk(api_name, x, k, dim, largest, sorted, v, i);
   });
 }
 

@@ -163,6 +163,13 @@ Result<ExecutorPtr> Reduce(const char* name, Reduction reduction, const NnTensor
 // out (int64) = the indices that sort self along dim (stable).
 Result<ExecutorPtr> Argsort(const char* name, const NnTensor* self, int64_t dim, bool descending,
                             const NnTensor* out);
+// valuesOut / indicesOut (int64) = self sorted along dim.
+Result<ExecutorPtr> Sort(const char* name, const NnTensor* self, bool stable, int64_t dim,
+                         bool descending, const NnTensor* values_out, const NnTensor* indices_out);
+// The k largest (smallest) elements along dim, sorted, and their int64 indices.
+Result<ExecutorPtr> Topk(const char* name, const NnTensor* self, int64_t k, int64_t dim,
+                         bool largest, bool sorted, const NnTensor* values_out,
+                         const NnTensor* indices_out);
 Result<ExecutorPtr> ArgMax(const char* name, const NnTensor* self, int64_t dim, bool keep_dim,
                            const NnTensor* out);
 // out = the inclusive prefix sum along dim, computed in dtype (out's dtype).

@@ -1,6 +1,6 @@
 // Softmax, reductions, sorting and scans of aclnn (Softmax, ReduceSum, Mean, ArgMax, Argsort,
-// Cumsum) over the op library's SoftmaxV2, ReduceSumD / ReduceMeanD, ArgMaxD, Sort and CumsumD
-// kernels.
+// Sort, Topk, Cumsum) over the op library's SoftmaxV2, ReduceSumD / ReduceMeanD, ArgMaxD, Sort,
+// TopKV2 and CumsumD kernels.
 #include <fmt/ranges.h>
 
 #include <algorithm>
@@ -185,6 +185,90 @@ Result<ExecutorPtr> Argsort(const char* name, const NnTensor* self, int64_t dim,
            2));
   ACLSIM_ASSIGN_OR_RETURN(Value index, b.Reshape(sorted[1], x.dims));
   ACLSIM_RETURN_IF_ERROR(b.Store(index, z));
+  return b.Finish();
+}
+
+Result<ExecutorPtr> Sort(const char* name, const NnTensor* self, bool stable, int64_t dim,
+                         bool descending, const NnTensor* values_out, const NnTensor* indices_out) {
+  Builder b(name);
+  ACLSIM_ASSIGN_OR_RETURN(Value x, b.Input(self, "self"));
+  ACLSIM_ASSIGN_OR_RETURN(Value v, b.Output(values_out, "valuesOut"));
+  ACLSIM_ASSIGN_OR_RETURN(Value i, b.Output(indices_out, "indicesOut"));
+  ACLSIM_RETURN_IF_ERROR(b.Begin());
+  if (x.dtype == DT::kDouble ||
+      !(IsFloating(x.dtype) || IsIntegral(x.dtype) || x.dtype == DT::kBool)) {
+    return Err(StatusCode::kInvalidParam,
+               "{}: self is {}; it must be float32, float16, bfloat16, an integer type or bool",
+               b.name(), ops::DataTypeName(x.dtype));
+  }
+  if (i.dtype != DT::kInt64) {
+    return Err(StatusCode::kInvalidParam, "{}: indicesOut is {}; it must be int64", b.name(),
+               ops::DataTypeName(i.dtype));
+  }
+  if (x.rank() == 0) {
+    return Err(StatusCode::kInvalidParam, "{}: self is 0-D; it must have 1 to 8 dims", b.name());
+  }
+  ACLSIM_ASSIGN_OR_RETURN(int64_t axis, NormalizeDim(b, dim, x.rank(), "dim"));
+  ACLSIM_RETURN_IF_ERROR(RequireShape(b, x.dims, v));
+  ACLSIM_RETURN_IF_ERROR(RequireShape(b, x.dims, i));
+  if (x.numel() == 0) return b.Finish();
+  // bool sorts as its 0/1 bytes. `stable` = false may order equal elements either way; the
+  // kernel always keeps their order, which is one of the allowed results.
+  ACLSIM_ASSIGN_OR_RETURN(Value in, b.Cast(x, x.dtype == DT::kBool ? DT::kUint8 : x.dtype));
+  ACLSIM_ASSIGN_OR_RETURN(
+      auto sorted,
+      b.Op("Sort", {in},
+           {{"axis", axis}, {"descending", descending}, {"stable", true}, {"y2_dtype", DT::kInt64}},
+           2));
+  (void)stable;
+  ACLSIM_RETURN_IF_ERROR(b.Store(sorted[0], v));
+  ACLSIM_RETURN_IF_ERROR(b.Store(sorted[1], i));
+  return b.Finish();
+}
+
+Result<ExecutorPtr> Topk(const char* name, const NnTensor* self, int64_t k, int64_t dim,
+                         bool largest, bool sorted, const NnTensor* values_out,
+                         const NnTensor* indices_out) {
+  Builder b(name);
+  ACLSIM_ASSIGN_OR_RETURN(Value x, b.Input(self, "self"));
+  ACLSIM_ASSIGN_OR_RETURN(Value v, b.Output(values_out, "valuesOut"));
+  ACLSIM_ASSIGN_OR_RETURN(Value i, b.Output(indices_out, "indicesOut"));
+  ACLSIM_RETURN_IF_ERROR(b.Begin());
+  if (x.dtype == DT::kBool || !(IsFloating(x.dtype) || IsIntegral(x.dtype))) {
+    return Err(StatusCode::kInvalidParam, "{}: self is {}; it must be a number type", b.name(),
+               ops::DataTypeName(x.dtype));
+  }
+  if (v.dtype != x.dtype || i.dtype != DT::kInt64) {
+    return Err(StatusCode::kInvalidParam,
+               "{}: valuesOut is {} and indicesOut {}; they must be {} and int64", b.name(),
+               ops::DataTypeName(v.dtype), ops::DataTypeName(i.dtype), ops::DataTypeName(x.dtype));
+  }
+  if (!sorted) {
+    return Err(StatusCode::kInvalidParam,
+               "{}: sorted is false; CANN's Topk returns sorted results only", b.name());
+  }
+  if (x.rank() == 0) {
+    return Err(StatusCode::kInvalidParam, "{}: self is 0-D; it must have 1 to 8 dims", b.name());
+  }
+  ACLSIM_ASSIGN_OR_RETURN(int64_t axis, NormalizeDim(b, dim, x.rank(), "dim"));
+  const int64_t n = x.dims[static_cast<size_t>(axis)];
+  if (k < 0 || k > n) {
+    return Err(StatusCode::kInvalidParam, "{}: k is {}; it must be in [0, {}] (the size of dim {})",
+               b.name(), k, n, axis);
+  }
+  std::vector<int64_t> shape = x.dims;
+  shape[static_cast<size_t>(axis)] = k;
+  ACLSIM_RETURN_IF_ERROR(RequireShape(b, shape, v));
+  ACLSIM_RETURN_IF_ERROR(RequireShape(b, shape, i));
+  if (v.numel() == 0) return b.Finish();
+  ACLSIM_ASSIGN_OR_RETURN(auto top, b.Op("TopKV2", {x},
+                                         {{"sorted", true},
+                                          {"largest", largest},
+                                          {"dim", axis},
+                                          {"indices_dtype", static_cast<int64_t>(DT::kInt64)}},
+                                         2, {{1, {k}}}));
+  ACLSIM_RETURN_IF_ERROR(b.Store(top[0], v));
+  ACLSIM_RETURN_IF_ERROR(b.Store(top[1], i));
   return b.Finish();
 }
 

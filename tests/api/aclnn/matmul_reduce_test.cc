@@ -16,6 +16,8 @@
 #include "aclnnop/aclnn_mv.h"
 #include "aclnnop/aclnn_reduce_sum.h"
 #include "aclnnop/aclnn_softmax.h"
+#include "aclnnop/aclnn_sort.h"
+#include "aclnnop/aclnn_topk.h"
 
 namespace {
 
@@ -297,6 +299,41 @@ TEST_F(AclnnTest, ArgsortIsStableInBothDirections) {
   EXPECT_EQ(
       ACLNN_RUN(stream_, Argsort, x.View({2, 3}, ACL_FLOAT), 2, false, idx.View({2, 3}, ACL_INT64)),
       ACLNN_ERR_PARAM_INVALID);
+}
+
+TEST_F(AclnnTest, SortAndTopkReturnValuesAndInt64Indices) {
+  DeviceArray<float> x({3, 9, 1, 4, 4, 8});  // [2, 3]
+  DeviceArray<float> values(std::vector<float>(6));
+  DeviceArray<int64_t> idx(std::vector<int64_t>(6));
+  ASSERT_EQ(ACLNN_RUN(stream_, Sort, x.View({2, 3}, ACL_FLOAT), true, -1, true,
+                      values.View({2, 3}, ACL_FLOAT), idx.View({2, 3}, ACL_INT64)),
+            ACLNN_SUCCESS)
+      << aclGetRecentErrMsg();
+  EXPECT_EQ(values.Read(), (std::vector<float>{9, 3, 1, 8, 4, 4}));
+  EXPECT_EQ(idx.Read(), (std::vector<int64_t>{1, 0, 2, 2, 0, 1}));
+  // The 2 smallest of each column of the transposed view [3, 2], along dim 0.
+  DeviceArray<float> top(std::vector<float>(4));
+  DeviceArray<int64_t> top_idx(std::vector<int64_t>(4));
+  ASSERT_EQ(ACLNN_RUN(stream_, Topk, x.View({3, 2}, ACL_FLOAT, {1, 3}), 2, 0, false, true,
+                      top.View({2, 2}, ACL_FLOAT), top_idx.View({2, 2}, ACL_INT64)),
+            ACLNN_SUCCESS)
+      << aclGetRecentErrMsg();
+  EXPECT_EQ(top.Read(), (std::vector<float>{1, 4, 3, 4}));
+  EXPECT_EQ(top_idx.Read(), (std::vector<int64_t>{2, 0, 0, 1}));
+  uint64_t ws = 0;
+  aclOpExecutor* ex = nullptr;
+  DeviceArray<float> wide(std::vector<float>(8));
+  DeviceArray<int64_t> wide_idx(std::vector<int64_t>(8));
+  EXPECT_EQ(aclnnTopkGetWorkspaceSize(x.View({2, 3}, ACL_FLOAT), 4, -1, true, true,
+                                      wide.View({2, 4}, ACL_FLOAT),
+                                      wide_idx.View({2, 4}, ACL_INT64), &ws, &ex),
+            ACLNN_ERR_PARAM_INVALID);
+  EXPECT_TRUE(HasMessage("k is 4")) << aclGetRecentErrMsg();
+  EXPECT_EQ(aclnnTopkGetWorkspaceSize(x.View({2, 3}, ACL_FLOAT), 2, -1, true, false,
+                                      top.View({2, 2}, ACL_FLOAT), top_idx.View({2, 2}, ACL_INT64),
+                                      &ws, &ex),
+            ACLNN_ERR_PARAM_INVALID);
+  EXPECT_TRUE(HasMessage("sorted")) << aclGetRecentErrMsg();
 }
 
 TEST_F(AclnnTest, ArgMaxAndCumsum) {
