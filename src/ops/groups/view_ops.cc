@@ -187,7 +187,7 @@ Status RunViewCopy(RunContext& ctx) {
   return Status::Ok();
 }
 
-const std::vector<DataType>& Ints() {
+const std::vector<DataType>& ShapeArgTypes() {
   static const std::vector<DataType> types = {DataType::kInt32, DataType::kInt64};
   return types;
 }
@@ -198,8 +198,8 @@ void RegisterViewOps(OpRegistry& registry) {
   const std::vector<DataType> any = AllTypes();
   OpDef as_strided;
   as_strided.type = "AsStrided";
-  as_strided.inputs = {In("x", any), In("size", Ints()), In("stride", Ints()),
-                       In("storage_offset", Ints())};
+  as_strided.inputs = {In("x", any), In("size", ShapeArgTypes()), In("stride", ShapeArgTypes()),
+                       In("storage_offset", ShapeArgTypes())};
   as_strided.outputs = {Out("y", any)};
   as_strided.value_inputs = {1, 2, 3};
   as_strided.infer = InferAsStrided;
@@ -209,10 +209,14 @@ void RegisterViewOps(OpRegistry& registry) {
 
   OpDef view_copy;
   view_copy.type = "ViewCopy";
-  view_copy.inputs = {In("dst", any),           In("dst_size", Ints()),
-                      In("dst_stride", Ints()), In("dst_storage_offset", Ints()),
-                      In("src", any),           In("src_size", Ints()),
-                      In("src_stride", Ints()), In("src_storage_offset", Ints())};
+  view_copy.inputs = {In("dst", any),
+                      In("dst_size", ShapeArgTypes()),
+                      In("dst_stride", ShapeArgTypes()),
+                      In("dst_storage_offset", ShapeArgTypes()),
+                      In("src", any),
+                      In("src_size", ShapeArgTypes()),
+                      In("src_stride", ShapeArgTypes()),
+                      In("src_storage_offset", ShapeArgTypes())};
   view_copy.outputs = {Out("dst", any)};
   view_copy.value_inputs = {1, 2, 3, 5, 6, 7};
   view_copy.infer = InferViewCopy;
