@@ -78,7 +78,7 @@ Status Builder::Begin() {
 }
 
 Result<Value> Builder::AddSlot(const NnTensor* tensor, const char* what, bool optional, bool input,
-                               bool output) {
+                               bool output, bool accept_nz) {
   if (tensor == nullptr) {
     if (!optional) return Err(StatusCode::kNullPointer, "{}: {} is NULL", name_, what);
     if (input) executor_->input_slots.push_back(-1);
@@ -92,7 +92,7 @@ Result<Value> Builder::AddSlot(const NnTensor* tensor, const char* what, bool op
   }
   switch (tensor->format) {
     case ops::Format::kFractalNz:
-      if (accept_nz_) break;
+      if (accept_nz) break;
       [[fallthrough]];
     case ops::Format::kNc1hwc0:
     case ops::Format::kFractalZ:
@@ -181,10 +181,7 @@ Result<Value> Builder::InOut(const NnTensor* tensor, const char* what) {
 }
 
 Result<Value> Builder::InputFractalNz(const NnTensor* tensor, const char* what) {
-  accept_nz_ = true;
-  Result<Value> value = Input(tensor, what);
-  accept_nz_ = false;
-  return value;
+  return AddSlot(tensor, what, false, true, false, true);
 }
 
 Result<Value> Builder::InputInt4(const NnTensor* tensor, const char* what, size_t* packed_dim) {

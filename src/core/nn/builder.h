@@ -124,8 +124,9 @@ class Builder {
   Device& device() const { return *device_; }
 
  private:
+  // `accept_nz`: a FRACTAL_NZ tensor is taken (InputFractalNz); other private formats never.
   Result<Value> AddSlot(const NnTensor* tensor, const char* what, bool optional, bool input,
-                        bool output);
+                        bool output, bool accept_nz = false);
   Ref RefOf(const Value& value) const;   // a contiguous value's buffer
   Ref BaseOf(const Value& value) const;  // the whole buffer a view is over
   uint64_t Allocate(uint64_t bytes);
@@ -143,9 +144,7 @@ class Builder {
   std::shared_ptr<Device> device_;
   std::shared_ptr<Executor> executor_;
   std::map<const NnTensor*, uint32_t> slot_of_;
-  std::vector<std::unique_ptr<NnTensor>> byte_views_;
-  bool accept_nz_ =
-      false;  // InputFractalNz's registration under way  // InputInt4's views, kept for slot_of_
+  std::vector<std::unique_ptr<NnTensor>> byte_views_;  // InputInt4's views, kept for slot_of_
   uint64_t workspace_top_ = 0;
   uint64_t last_alloc_ = 0;  // offset of the most recent allocation
 };

@@ -220,7 +220,6 @@ Result<ExecutorPtr> Sort(const char* name, const NnTensor* self, bool stable, in
       b.Op("Sort", {in},
            {{"axis", axis}, {"descending", descending}, {"stable", true}, {"y2_dtype", DT::kInt64}},
            2));
-  (void)stable;
   ACLSIM_RETURN_IF_ERROR(b.Store(sorted[0], v));
   ACLSIM_RETURN_IF_ERROR(b.Store(sorted[1], i));
   return b.Finish();
