@@ -206,6 +206,54 @@ OpDef BinaryOp(std::string type, const std::vector<DataType>& dtypes, uint32_t o
   return def;
 }
 
+// f16 or bf16 with f32, in either order. The 910B's Add and Mul kernels take such a pair as
+// it is: each input read at its own width, the sum or product computed and written in f32
+// (aclnnAdd with alpha 1, aclnnInplaceAdd and aclnnMul call them instead of casting the
+// narrow operand first, so they need no workspace).
+inline bool IsMixedFloatPair(DataType a, DataType b) {
+  const auto narrow = [](DataType t) { return t == DataType::kFloat16 || t == DataType::kBf16; };
+  return (a == DataType::kFloat && narrow(b)) || (b == DataType::kFloat && narrow(a));
+}
+
+template <typename TA, typename TB, typename F>
+void MixedBinaryKernel(const Tensor& a, const Tensor& b, const Tensor& out, F f) {
+  const TA* pa = a.ptr<const TA>();
+  const TB* pb = b.ptr<const TB>();
+  float* po = out.ptr<float>();
+  ForEachBroadcast2(a.dims, b.dims, out.dims, [&](int64_t o, int64_t ia, int64_t ib) {
+    po[o] = f(static_cast<float>(ToCompute(pa[ia])), static_cast<float>(ToCompute(pb[ib])));
+  });
+}
+
+// A BinaryOp that also takes the mixed pairs of IsMixedFloatPair (output f32).
+template <typename F>
+OpDef WithMixedFloatInputs(OpDef def, F f) {
+  def.infer = [](OpContext& ctx) -> Status {
+    if (!IsMixedFloatPair(ctx.input(0).dtype, ctx.input(1).dtype)) return InferBroadcast(ctx);
+    ACLSIM_ASSIGN_OR_RETURN(auto dims, BroadcastShapes(ctx, 0, 1));
+    ctx.SetOutput(0, DataType::kFloat, std::move(dims));
+    return Status::Ok();
+  };
+  RunFn same_dtype = std::move(def.run);
+  def.run = [same_dtype, f](RunContext& ctx) -> Status {
+    const DataType a = ctx.in(0).dtype;
+    const DataType b = ctx.in(1).dtype;
+    if (!IsMixedFloatPair(a, b)) return same_dtype(ctx);
+    const DataType narrow = a == DataType::kFloat ? b : a;
+    const auto run = [&](auto tag) {
+      using N = decltype(tag);
+      if (a == DataType::kFloat) {
+        MixedBinaryKernel<float, N>(ctx.in(0), ctx.in(1), ctx.out(0), f);
+      } else {
+        MixedBinaryKernel<N, float>(ctx.in(0), ctx.in(1), ctx.out(0), f);
+      }
+      return Status::Ok();
+    };
+    return narrow == DataType::kFloat16 ? run(Half{}) : run(BFloat16{});
+  };
+  return def;
+}
+
 template <bool kWithBool = false, typename F>
 OpDef CompareOp(std::string type, const std::vector<DataType>& dtypes, F f) {
   OpDef def;

@@ -72,6 +72,46 @@ TEST_F(AclnnTest, MixedDtypesPromote) {
   aclDestroyScalar(one);
 }
 
+// CANN's 910B Add (alpha 1) and Mul read f16 / bf16 beside f32 as they are: no Cast, so no
+// workspace (llama.cpp's backend frees a buffer the Mul reads before the next op takes its
+// place from the same pool). InplaceMul and Add with another alpha cast first.
+TEST_F(AclnnTest, MixedFloatPairsNeedNoWorkspace) {
+  DeviceArray<float> a({1, 2, 3, 4});                                       // [4]
+  DeviceArray<uint16_t> h({aclFloatToFloat16(0.5f), aclFloatToFloat16(-2)});  // [2, 1]
+  DeviceArray<float> out(std::vector<float>(8));
+  uint64_t ws = 1;
+  aclOpExecutor* ex = nullptr;
+  aclTensor* ha = h.View({2, 1}, ACL_FLOAT16);
+  aclTensor* fa = a.View({4}, ACL_FLOAT);
+  aclTensor* o = out.View({2, 4}, ACL_FLOAT);
+  ASSERT_EQ(aclnnMulGetWorkspaceSize(ha, fa, o, &ws, &ex), ACLNN_SUCCESS) << aclGetRecentErrMsg();
+  EXPECT_EQ(ws, 0u);
+  ASSERT_EQ(aclnnMul(nullptr, 0, ex, stream_), ACLNN_SUCCESS) << aclGetRecentErrMsg();
+  ASSERT_EQ(aclrtSynchronizeStream(stream_), ACL_SUCCESS);
+  EXPECT_EQ(out.Read(), (std::vector<float>{0.5f, 1, 1.5f, 2, -2, -4, -6, -8}));
+  aclScalar* one = Float(1);
+  aclScalar* two = Float(2);
+  ASSERT_EQ(aclnnAddGetWorkspaceSize(fa, ha, one, o, &ws, &ex), ACLNN_SUCCESS)
+      << aclGetRecentErrMsg();
+  EXPECT_EQ(ws, 0u);
+  ASSERT_EQ(aclnnAdd(nullptr, 0, ex, stream_), ACLNN_SUCCESS) << aclGetRecentErrMsg();
+  ASSERT_EQ(aclrtSynchronizeStream(stream_), ACL_SUCCESS);
+  EXPECT_EQ(out.Read(), (std::vector<float>{1.5f, 2.5f, 3.5f, 4.5f, -1, 0, 1, 2}));
+  ASSERT_EQ(aclnnAddGetWorkspaceSize(fa, ha, two, o, &ws, &ex), ACLNN_SUCCESS)
+      << aclGetRecentErrMsg();
+  EXPECT_GT(ws, 0u);
+  aclDestroyAclOpExecutor(ex);
+  // In place: the f32 result is cast back into the f16 selfRef.
+  DeviceArray<uint16_t> self({aclFloatToFloat16(1), aclFloatToFloat16(3)});
+  DeviceArray<float> scale({0.25f, 2});
+  ASSERT_EQ(ACLNN_RUN(stream_, InplaceMul, self.View({2}, ACL_FLOAT16), scale.View({2}, ACL_FLOAT)),
+            ACLNN_SUCCESS)
+      << aclGetRecentErrMsg();
+  EXPECT_EQ(self.Read(), (std::vector<uint16_t>{aclFloatToFloat16(0.25f), aclFloatToFloat16(6)}));
+  aclDestroyScalar(one);
+  aclDestroyScalar(two);
+}
+
 TEST_F(AclnnTest, InPlaceAndScalarForms) {
   DeviceArray<float> a({1, 2, 3, 4});
   DeviceArray<float> b({1, 1, 1, 1});
