@@ -2,24 +2,35 @@
 #include "aclnnop/aclnn_abs.h"
 #include "aclnnop/aclnn_add.h"
 #include "aclnnop/aclnn_cast.h"
+#include "aclnnop/aclnn_ceil.h"
 #include "aclnnop/aclnn_copy.h"
 #include "aclnnop/aclnn_cos.h"
 #include "aclnnop/aclnn_div.h"
+#include "aclnnop/aclnn_elu.h"
+#include "aclnnop/aclnn_erf.h"
 #include "aclnnop/aclnn_exp.h"
+#include "aclnnop/aclnn_fast_gelu.h"
 #include "aclnnop/aclnn_fill_scalar.h"
+#include "aclnnop/aclnn_floor.h"
 #include "aclnnop/aclnn_gelu.h"
 #include "aclnnop/aclnn_gelu_v2.h"
 #include "aclnnop/aclnn_hardsigmoid.h"
 #include "aclnnop/aclnn_hardswish.h"
+#include "aclnnop/aclnn_isfinite.h"
 #include "aclnnop/aclnn_log.h"
+#include "aclnnop/aclnn_logical_not.h"
+#include "aclnnop/aclnn_logical_xor.h"
 #include "aclnnop/aclnn_mul.h"
 #include "aclnnop/aclnn_neg.h"
+#include "aclnnop/aclnn_reciprocal.h"
 #include "aclnnop/aclnn_relu.h"
+#include "aclnnop/aclnn_round.h"
 #include "aclnnop/aclnn_rsqrt.h"
 #include "aclnnop/aclnn_sigmoid.h"
 #include "aclnnop/aclnn_sign.h"
 #include "aclnnop/aclnn_silu.h"
 #include "aclnnop/aclnn_sin.h"
+#include "aclnnop/aclnn_softplus.h"
 #include "aclnnop/aclnn_sqrt.h"
 #include "aclnnop/aclnn_sub.h"
 #include "aclnnop/aclnn_tanh.h"
@@ -77,6 +88,10 @@ aclnnStatus UnaryCall(const char* api_name, const char* kernel, const aclsim::op
 
 constexpr auto kSame = nn::UnaryRule::kSame;
 constexpr auto kFloat = nn::UnaryRule::kFloatOut;
+constexpr auto kFloatOnly = nn::UnaryRule::kFloatOnly;
+constexpr auto kIntsCopied = nn::UnaryRule::kIntsCopied;
+constexpr auto kPredicate = nn::UnaryRule::kPredicate;
+constexpr auto kLogical = nn::UnaryRule::kLogical;
 
 }  // namespace
 
@@ -214,6 +229,34 @@ ACLSIM_UNARY(Hardswish, const aclTensor*, "HardSwish", kFloat)
 ACLSIM_INPLACE(Hardswish, const aclTensor*, "HardSwish", kFloat)
 ACLSIM_UNARY(Hardsigmoid, aclTensor*, "HardSigmoid", kFloat)
 ACLSIM_INPLACE(Hardsigmoid, const aclTensor*, "HardSigmoid", kFloat)
+ACLSIM_UNARY(Ceil, aclTensor*, "Ceil", kFloatOnly)
+ACLSIM_INPLACE(Ceil, aclTensor*, "Ceil", kFloatOnly)
+ACLSIM_UNARY(Floor, aclTensor*, "Floor", kIntsCopied)
+ACLSIM_INPLACE(Floor, aclTensor*, "Floor", kIntsCopied)
+ACLSIM_UNARY(Round, aclTensor*, "Round", kSame)
+ACLSIM_INPLACE(Round, const aclTensor*, "Round", kSame)
+ACLSIM_UNARY(Tan, aclTensor*, "Tan", kFloat)
+ACLSIM_UNARY(Asin, aclTensor*, "Asin", kFloat)
+ACLSIM_UNARY(Acos, aclTensor*, "Acos", kFloat)
+ACLSIM_UNARY(Atan, aclTensor*, "Atan", kFloat)
+ACLSIM_UNARY(Sinh, aclTensor*, "Sinh", kFloat)
+ACLSIM_UNARY(Cosh, aclTensor*, "Cosh", kFloat)
+ACLSIM_UNARY(Erf, aclTensor*, "Erf", kFloat)
+ACLSIM_INPLACE(Erf, aclTensor*, "Erf", kFloat)
+ACLSIM_UNARY(Square, aclTensor*, "Square", kSame)
+ACLSIM_UNARY(Expm1, aclTensor*, "Expm1", kFloat)
+ACLSIM_UNARY(Log1p, aclTensor*, "Log1p", kFloat)
+ACLSIM_UNARY(Log2, const aclTensor*, "Log", kFloat, {"base", 2.0f})
+ACLSIM_UNARY(Log10, aclTensor*, "Log", kFloat, {"base", 10.0f})
+ACLSIM_UNARY(Reciprocal, aclTensor*, "Reciprocal", kFloat)
+ACLSIM_INPLACE(Reciprocal, const aclTensor*, "Reciprocal", kFloat)
+ACLSIM_UNARY(Selu, aclTensor*, "Selu", kFloatOnly)
+ACLSIM_UNARY(Mish, aclTensor*, "Mish", kFloatOnly)
+ACLSIM_UNARY(FastGelu, aclTensor*, "FastGelu", kFloatOnly)
+ACLSIM_UNARY(IsFinite, aclTensor*, "IsFinite", kPredicate)
+ACLSIM_UNARY(IsInf, const aclTensor*, "IsInf", kPredicate)
+ACLSIM_UNARY(LogicalNot, aclTensor*, "LogicalNot", kLogical)
+ACLSIM_INPLACE(LogicalNot, aclTensor*, "LogicalNot", kLogical)
 
 #undef ACLSIM_UNARY
 #undef ACLSIM_INPLACE

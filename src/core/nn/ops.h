@@ -38,6 +38,9 @@ enum class UnaryRule {
   kSame,       // self's dtype (Abs, Neg, Relu, Sign): integers stay integers
   kFloatOut,   // floats: self's; integers/bool: out's (which must be floating)
   kFloatOnly,  // self's, which must be floating (LeakyRelu, Elu)
+  kIntsCopied, // floats: self's; integers are copied unchanged (Floor)
+  kPredicate,  // self floating, out bool (IsFinite, IsInf)
+  kLogical,    // self read as bool, the bool result cast to out's dtype (LogicalNot)
 };
 
 // out = kernel(self) for an op-library elementwise kernel with `attrs`. out null: in place.

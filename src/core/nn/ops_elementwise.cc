@@ -149,6 +149,27 @@ Result<ExecutorPtr> Unary(const char* name, const char* kernel, const ops::AttrM
                ShapeString(x.dims), ShapeString(z.dims));
   }
   DT compute = x.dtype;
+  if (rule == UnaryRule::kIntsCopied && !IsFloating(compute)) {
+    ACLSIM_RETURN_IF_ERROR(CheckOutCast(b, compute, z.dtype, in_place ? "selfRef" : "out"));
+    if (z.numel() == 0) return b.Finish();
+    ACLSIM_RETURN_IF_ERROR(b.Store(x, z));
+    return b.Finish();
+  }
+  if (rule == UnaryRule::kPredicate || rule == UnaryRule::kLogical) {
+    if (rule == UnaryRule::kPredicate && !IsFloating(compute)) {
+      return Err(StatusCode::kInvalidParam, "{}: self is {}; it must be a floating dtype",
+                 b.name(), ops::DataTypeName(x.dtype));
+    }
+    if (rule == UnaryRule::kPredicate && z.dtype != DT::kBool) {
+      return Err(StatusCode::kInvalidParam, "{}: out is {}; it must be bool", b.name(),
+                 ops::DataTypeName(z.dtype));
+    }
+    if (z.numel() == 0) return b.Finish();
+    ACLSIM_ASSIGN_OR_RETURN(Value in, b.Cast(x, rule == UnaryRule::kLogical ? DT::kBool : compute));
+    ACLSIM_ASSIGN_OR_RETURN(Value result, b.Op1(kernel, {in}, attrs));
+    ACLSIM_RETURN_IF_ERROR(b.Store(result, z));
+    return b.Finish();
+  }
   if (rule == UnaryRule::kFloatOnly && !IsFloating(compute)) {
     return Err(StatusCode::kInvalidParam, "{}: {} is {}; it must be a floating dtype", b.name(),
                in_place ? "selfRef" : "self", ops::DataTypeName(x.dtype));
