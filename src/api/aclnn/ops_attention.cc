@@ -1,5 +1,6 @@
-// First phases of aclnn's fused inference attention (core/nn/ops.h builds them):
-// FusedInferAttentionScore and V2, the float16/bfloat16 path without quantization, paging or
+// First phases of aclnn's inference attention (core/nn/ops.h builds them): FusedInferAttention-
+// Score and V2, PromptFlashAttention and V3 (prefill), IncreFlashAttention, V3 and V4 (decode):
+// the float16/bfloat16 path with actual sequence lengths, without quantization, paging or
 // shared prefixes (those arguments must be NULL; each is named when it is not).
 #include <initializer_list>
 #include <string>
@@ -7,6 +8,9 @@
 
 #include "aclnnop/aclnn_fused_infer_attention_score.h"
 #include "aclnnop/aclnn_fused_infer_attention_score_v2.h"
+#include "aclnnop/aclnn_incre_flash_attention.h"
+#include "aclnnop/aclnn_incre_flash_attention_v4.h"
+#include "aclnnop/aclnn_prompt_flash_attention.h"
 #include "api/aclnn/nn_call.h"
 #include "core/nn/ops.h"
 
@@ -29,11 +33,16 @@ Status RequireAbsent(const char* api_name,
   return Status::Ok();
 }
 
-// The arguments both versions share, resolved.
+// The arguments every version shares, resolved. Prompt attention passes one key and value
+// tensor (key_tensor / value_tensor), the others lists.
 struct Common {
   const aclTensor* query;
   const aclTensorList* key;
   const aclTensorList* value;
+  const aclTensor* key_tensor;
+  const aclTensor* value_tensor;
+  const aclIntArray* q_lengths;
+  const aclIntArray* kv_lengths;
   const aclTensor* pse;
   const aclTensor* mask;
   int64_t num_heads;
@@ -63,8 +72,22 @@ Result<nn::ExecutorPtr> Build(const char* api_name, const Common& c) {
   api::NnArgs args;
   nn::AttentionArgs call;
   ACLSIM_ASSIGN_OR_RETURN(call.query, args.Tensor(c.query, "query"));
-  ACLSIM_ASSIGN_OR_RETURN(call.key, args.Tensors(c.key, "key"));
-  ACLSIM_ASSIGN_OR_RETURN(call.value, args.Tensors(c.value, "value"));
+  if (c.key_tensor != nullptr || c.value_tensor != nullptr || c.key == nullptr) {
+    ACLSIM_ASSIGN_OR_RETURN(const nn::NnTensor* k, args.Tensor(c.key_tensor, "key"));
+    ACLSIM_ASSIGN_OR_RETURN(const nn::NnTensor* v, args.Tensor(c.value_tensor, "value"));
+    call.key = {k};
+    call.value = {v};
+  } else {
+    ACLSIM_ASSIGN_OR_RETURN(call.key, args.Tensors(c.key, "key"));
+    ACLSIM_ASSIGN_OR_RETURN(call.value, args.Tensors(c.value, "value"));
+  }
+  if (c.q_lengths != nullptr) {
+    ACLSIM_ASSIGN_OR_RETURN(call.actual_seq_lengths, args.Ints(c.q_lengths, "actualSeqLengths"));
+  }
+  if (c.kv_lengths != nullptr) {
+    ACLSIM_ASSIGN_OR_RETURN(call.actual_seq_lengths_kv,
+                            args.Ints(c.kv_lengths, "actualSeqLengthsKv"));
+  }
   ACLSIM_ASSIGN_OR_RETURN(call.pse_shift, args.Tensor(c.pse, "pseShift", true));
   ACLSIM_ASSIGN_OR_RETURN(call.atten_mask, args.Tensor(c.mask, "attenMask", true));
   ACLSIM_ASSIGN_OR_RETURN(call.attention_out, args.Tensor(c.out, "attentionOut"));
@@ -97,9 +120,7 @@ aclnnStatus aclnnFusedInferAttentionScoreGetWorkspaceSize(
     const aclTensor* softmaxLse, uint64_t* workspaceSize, aclOpExecutor** executor) {
   const char* api_name = __func__;
   return api::FirstPhase(api_name, workspaceSize, executor, [&]() -> Result<nn::ExecutorPtr> {
-    ACLSIM_RETURN_IF_ERROR(RequireAbsent(api_name, {{actualSeqLengths, "actualSeqLengths"},
-                                                    {actualSeqLengthsKv, "actualSeqLengthsKv"},
-                                                    {deqScale1, "deqScale1"},
+    ACLSIM_RETURN_IF_ERROR(RequireAbsent(api_name, {{deqScale1, "deqScale1"},
                                                     {quantScale1, "quantScale1"},
                                                     {deqScale2, "deqScale2"},
                                                     {quantScale2, "quantScale2"},
@@ -109,9 +130,10 @@ aclnnStatus aclnnFusedInferAttentionScoreGetWorkspaceSize(
                                                     {blockTable, "blockTable"},
                                                     {queryPaddingSize, "queryPaddingSize"},
                                                     {kvPaddingSize, "kvPaddingSize"}}));
-    return Build(api_name, {query, key, value, pseShift, attenMask, numHeads, scaleValue, preTokens,
-                            nextTokens, inputLayout, numKeyValueHeads, sparseMode, innerPrecise,
-                            blockSize, softmaxLseFlag, attentionOut, softmaxLse});
+    return Build(api_name, {query, key, value, nullptr, nullptr, actualSeqLengths,
+                            actualSeqLengthsKv, pseShift, attenMask, numHeads, scaleValue,
+                            preTokens, nextTokens, inputLayout, numKeyValueHeads, sparseMode,
+                            innerPrecise, blockSize, softmaxLseFlag, attentionOut, softmaxLse});
   });
 }
 
@@ -136,9 +158,7 @@ aclnnStatus aclnnFusedInferAttentionScoreV2GetWorkspaceSize(
   const char* api_name = __func__;
   return api::FirstPhase(api_name, workspaceSize, executor, [&]() -> Result<nn::ExecutorPtr> {
     ACLSIM_RETURN_IF_ERROR(RequireAbsent(
-        api_name, {{actualSeqLengthsOptional, "actualSeqLengthsOptional"},
-                   {actualSeqLengthsKvOptional, "actualSeqLengthsKvOptional"},
-                   {deqScale1Optional, "deqScale1Optional"},
+        api_name, {{deqScale1Optional, "deqScale1Optional"},
                    {quantScale1Optional, "quantScale1Optional"},
                    {deqScale2Optional, "deqScale2Optional"},
                    {quantScale2Optional, "quantScale2Optional"},
@@ -156,9 +176,115 @@ aclnnStatus aclnnFusedInferAttentionScoreV2GetWorkspaceSize(
                    {valueSharedPrefixOptional, "valueSharedPrefixOptional"},
                    {actualSharedPrefixLenOptional, "actualSharedPrefixLenOptional"}}));
     return Build(api_name,
-                 {query, key, value, pseShiftOptional, attenMaskOptional, numHeads, scaleValue,
-                  preTokens, nextTokens, inputLayout, numKeyValueHeads, sparseMode, innerPrecise,
-                  blockSize, softmaxLseFlag, attentionOut, softmaxLse});
+                 {query, key, value, nullptr, nullptr, actualSeqLengthsOptional,
+                  actualSeqLengthsKvOptional, pseShiftOptional, attenMaskOptional, numHeads,
+                  scaleValue, preTokens, nextTokens, inputLayout, numKeyValueHeads, sparseMode,
+                  innerPrecise, blockSize, softmaxLseFlag, attentionOut, softmaxLse});
+  });
+}
+
+// Prefill: one key and value tensor; actualSeqLengths are the query's lengths. V1 has no
+// innerPrecise (high performance, 1) and no sparse mode.
+aclnnStatus aclnnPromptFlashAttentionGetWorkspaceSize(
+    const aclTensor* query, const aclTensor* key, const aclTensor* value, const aclTensor* pseShift,
+    const aclTensor* attenMask, const aclIntArray* actualSeqLengths, int64_t numHeads,
+    double scaleValue, int64_t preTokens, int64_t nextTokens, char* inputLayout,
+    int64_t numKeyValueHeads, const aclTensor* attentionOut, uint64_t* workspaceSize,
+    aclOpExecutor** executor) {
+  const char* api_name = __func__;
+  return api::FirstPhase(api_name, workspaceSize, executor, [&]() -> Result<nn::ExecutorPtr> {
+    return Build(api_name, {query, nullptr, nullptr, key, value, actualSeqLengths, nullptr,
+                            pseShift, attenMask, numHeads, scaleValue, preTokens, nextTokens,
+                            inputLayout, numKeyValueHeads, 0, 1, 0, false, attentionOut, nullptr});
+  });
+}
+
+aclnnStatus aclnnPromptFlashAttentionV3GetWorkspaceSize(
+    const aclTensor* query, const aclTensor* key, const aclTensor* value, const aclTensor* pseShift,
+    const aclTensor* attenMask, const aclIntArray* actualSeqLengths,
+    const aclIntArray* actualSeqLengthsKv, const aclTensor* deqScale1, const aclTensor* quantScale1,
+    const aclTensor* deqScale2, const aclTensor* quantScale2, const aclTensor* quantOffset2,
+    int64_t numHeads, double scaleValue, int64_t preTokens, int64_t nextTokens, char* inputLayout,
+    int64_t numKeyValueHeads, int64_t sparseMode, int64_t innerPrecise,
+    const aclTensor* attentionOut, uint64_t* workspaceSize, aclOpExecutor** executor) {
+  const char* api_name = __func__;
+  return api::FirstPhase(api_name, workspaceSize, executor, [&]() -> Result<nn::ExecutorPtr> {
+    ACLSIM_RETURN_IF_ERROR(RequireAbsent(api_name, {{deqScale1, "deqScale1"},
+                                                    {quantScale1, "quantScale1"},
+                                                    {deqScale2, "deqScale2"},
+                                                    {quantScale2, "quantScale2"},
+                                                    {quantOffset2, "quantOffset2"}}));
+    return Build(api_name, {query, nullptr, nullptr, key, value, actualSeqLengths,
+                            actualSeqLengthsKv, pseShift, attenMask, numHeads, scaleValue,
+                            preTokens, nextTokens, inputLayout, numKeyValueHeads, sparseMode,
+                            innerPrecise, 0, false, attentionOut, nullptr});
+  });
+}
+
+// Decode: key and value lists (one tensor each); actualSeqLengths are the key/value lengths.
+aclnnStatus aclnnIncreFlashAttentionGetWorkspaceSize(
+    const aclTensor* query, const aclTensorList* key, const aclTensorList* value,
+    const aclTensor* pseShift, const aclTensor* attenMask, const aclIntArray* actualSeqLengths,
+    int64_t numHeads, double scaleValue, char* inputLayout, int64_t numKeyValueHeads,
+    const aclTensor* attentionOut, uint64_t* workspaceSize, aclOpExecutor** executor) {
+  const char* api_name = __func__;
+  return api::FirstPhase(api_name, workspaceSize, executor, [&]() -> Result<nn::ExecutorPtr> {
+    return Build(api_name, {query, key, value, nullptr, nullptr, nullptr, actualSeqLengths,
+                            pseShift, attenMask, numHeads, scaleValue, 2147483647, 2147483647,
+                            inputLayout, numKeyValueHeads, 0, 1, 0, false, attentionOut, nullptr});
+  });
+}
+
+aclnnStatus aclnnIncreFlashAttentionV3GetWorkspaceSize(
+    const aclTensor* query, const aclTensorList* key, const aclTensorList* value,
+    const aclTensor* pseShift, const aclTensor* attenMask, const aclIntArray* actualSeqLengths,
+    const aclTensor* dequantScale1, const aclTensor* quantScale1, const aclTensor* dequantScale2,
+    const aclTensor* quantScale2, const aclTensor* quantOffset2, const aclTensor* antiquantScale,
+    const aclTensor* antiquantOffset, const aclTensor* blocktable, int64_t numHeads,
+    double scaleValue, char* inputLayout, int64_t numKeyValueHeads, int64_t blockSize,
+    int64_t innerPrecise, const aclTensor* attentionOut, uint64_t* workspaceSize,
+    aclOpExecutor** executor) {
+  const char* api_name = __func__;
+  return api::FirstPhase(api_name, workspaceSize, executor, [&]() -> Result<nn::ExecutorPtr> {
+    ACLSIM_RETURN_IF_ERROR(RequireAbsent(api_name, {{dequantScale1, "dequantScale1"},
+                                                    {quantScale1, "quantScale1"},
+                                                    {dequantScale2, "dequantScale2"},
+                                                    {quantScale2, "quantScale2"},
+                                                    {quantOffset2, "quantOffset2"},
+                                                    {antiquantScale, "antiquantScale"},
+                                                    {antiquantOffset, "antiquantOffset"},
+                                                    {blocktable, "blocktable"}}));
+    return Build(api_name, {query, key, value, nullptr, nullptr, nullptr, actualSeqLengths,
+                            pseShift, attenMask, numHeads, scaleValue, 2147483647, 2147483647,
+                            inputLayout, numKeyValueHeads, 0, innerPrecise, blockSize, false,
+                            attentionOut, nullptr});
+  });
+}
+
+aclnnStatus aclnnIncreFlashAttentionV4GetWorkspaceSize(
+    const aclTensor* query, const aclTensorList* key, const aclTensorList* value,
+    const aclTensor* pseShift, const aclTensor* attenMask, const aclIntArray* actualSeqLengths,
+    const aclTensor* dequantScale1, const aclTensor* quantScale1, const aclTensor* dequantScale2,
+    const aclTensor* quantScale2, const aclTensor* quantOffset2, const aclTensor* antiquantScale,
+    const aclTensor* antiquantOffset, const aclTensor* blocktable, const aclTensor* kvPaddingSize,
+    int64_t numHeads, double scaleValue, char* inputLayout, int64_t numKeyValueHeads,
+    int64_t blockSize, int64_t innerPrecise, const aclTensor* attentionOut,
+    uint64_t* workspaceSize, aclOpExecutor** executor) {
+  const char* api_name = __func__;
+  return api::FirstPhase(api_name, workspaceSize, executor, [&]() -> Result<nn::ExecutorPtr> {
+    ACLSIM_RETURN_IF_ERROR(RequireAbsent(api_name, {{dequantScale1, "dequantScale1"},
+                                                    {quantScale1, "quantScale1"},
+                                                    {dequantScale2, "dequantScale2"},
+                                                    {quantScale2, "quantScale2"},
+                                                    {quantOffset2, "quantOffset2"},
+                                                    {antiquantScale, "antiquantScale"},
+                                                    {antiquantOffset, "antiquantOffset"},
+                                                    {blocktable, "blocktable"},
+                                                    {kvPaddingSize, "kvPaddingSize"}}));
+    return Build(api_name, {query, key, value, nullptr, nullptr, nullptr, actualSeqLengths,
+                            pseShift, attenMask, numHeads, scaleValue, 2147483647, 2147483647,
+                            inputLayout, numKeyValueHeads, 0, innerPrecise, blockSize, false,
+                            attentionOut, nullptr});
   });
 }
 

@@ -319,6 +319,18 @@ Value Builder::Constant(double value, ops::DataType dtype, std::vector<int64_t> 
   return constant;
 }
 
+Value Builder::ConstantBytes(std::vector<uint8_t> bytes, ops::DataType dtype,
+                             std::vector<int64_t> dims) const {
+  Value constant;
+  constant.dtype = dtype;
+  constant.kind = Ref::Kind::kConst;
+  constant.bytes = std::make_shared<const std::vector<uint8_t>>(std::move(bytes));
+  constant.strides = ContiguousStrides(dims);
+  constant.base_elems = ElementCount(dims);
+  constant.dims = std::move(dims);
+  return constant;
+}
+
 Result<size_t> Builder::AddStep(const std::string& type, std::vector<ops::TensorDesc> descs,
                                 std::vector<Ref> refs, ops::AttrMap attrs, size_t num_outputs,
                                 ops::Format out_storage) {

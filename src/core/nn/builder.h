@@ -103,6 +103,9 @@ class Builder {
   Result<Value> Cast(const Value& value, ops::DataType dtype);
   // A constant tensor of `dtype` with every element `value` ({} dims = a scalar).
   Value Constant(double value, ops::DataType dtype, std::vector<int64_t> dims = {}) const;
+  // A constant tensor of `dtype` and `dims` holding `bytes` (row-major, its exact size).
+  Value ConstantBytes(std::vector<uint8_t> bytes, ops::DataType dtype,
+                      std::vector<int64_t> dims) const;
 
   // One op-library call: inputs made contiguous (absent Values stay absent), outputs placed
   // in the workspace. Const inputs (sizes, axes) are given as `consts`: position -> int64s.

@@ -146,6 +146,10 @@ struct AttentionArgs {
   int64_t sparse_mode = 0;
   int64_t inner_precise = 0;
   bool softmax_lse_flag = false;
+  // Valid lengths per batch (one value: every batch) of the query rows and the key/value
+  // rows; empty = the whole sequence. Rows past a query length give zeros.
+  std::vector<int64_t> actual_seq_lengths;
+  std::vector<int64_t> actual_seq_lengths_kv;
   const NnTensor* attention_out = nullptr;
 };
 // attentionOut = softmax(scale * q k^T + pseShift, masked -> -inf) v per head (GQA: head n

@@ -35,6 +35,47 @@ Result<Value> AsBnsd(const Builder& b, const Value& value, const std::string& la
   return value;  // BNSD
 }
 
+// The per-batch lengths `lengths` (name `what`), one value or `batch`, each in [0, limit].
+Result<std::vector<int64_t>> PerBatch(const Builder& b, const std::vector<int64_t>& lengths,
+                                      const char* what, int64_t batch, int64_t limit) {
+  if (lengths.empty()) return std::vector<int64_t>(static_cast<size_t>(batch), limit);
+  if (lengths.size() != 1 && static_cast<int64_t>(lengths.size()) != batch) {
+    return Err(StatusCode::kInvalidParam, "{}: {} has {} values; it needs 1 or the batch {}",
+               b.name(), what, lengths.size(), batch);
+  }
+  std::vector<int64_t> per_batch(static_cast<size_t>(batch));
+  for (int64_t i = 0; i < batch; ++i) {
+    const int64_t n = lengths[lengths.size() == 1 ? 0 : static_cast<size_t>(i)];
+    if (n < 0 || n > limit) {
+      return Err(StatusCode::kInvalidParam, "{}: {}[{}] is {}; it must be in [0, {}]", b.name(),
+                 what, i, n, limit);
+    }
+    per_batch[static_cast<size_t>(i)] = n;
+  }
+  return per_batch;
+}
+
+// A bool [B, 1, S, Skv] mask of what the actual lengths leave out.
+Result<Value> LengthsMask(const Builder& b, const AttentionArgs& args, int64_t batch, int64_t s,
+                          int64_t skv) {
+  ACLSIM_ASSIGN_OR_RETURN(auto q_len,
+                          PerBatch(b, args.actual_seq_lengths, "actualSeqLengths", batch, s));
+  ACLSIM_ASSIGN_OR_RETURN(
+      auto kv_len, PerBatch(b, args.actual_seq_lengths_kv, "actualSeqLengthsKv", batch, skv));
+  std::vector<uint8_t> bytes(static_cast<size_t>(batch * s * skv));
+  size_t at = 0;
+  for (int64_t n = 0; n < batch; ++n) {
+    for (int64_t i = 0; i < s; ++i) {
+      for (int64_t j = 0; j < skv; ++j) {
+        bytes[at++] = (i >= q_len[static_cast<size_t>(n)] || j >= kv_len[static_cast<size_t>(n)])
+                          ? 1
+                          : 0;
+      }
+    }
+  }
+  return b.ConstantBytes(std::move(bytes), DT::kBool, {batch, 1, s, skv});
+}
+
 }  // namespace attention
 }  // namespace
 
@@ -131,6 +172,8 @@ Result<ExecutorPtr> FusedInferAttention(const char* name, const AttentionArgs& a
         mask.dtype == DT::kBool || mask.dtype == DT::kInt8 || mask.dtype == DT::kUint8;
     std::vector<int64_t> m4;
     if (d.size() == 2) m4 = {1, 1, d[0], d[1]};
+    // Decode (one query row): a 2-D mask is [B, Skv] (IncreFlashAttention's form).
+    if (d.size() == 2 && s == 1 && d[0] == batch && batch != 1) m4 = {batch, 1, 1, d[1]};
     if (d.size() == 3) m4 = {d[0], 1, d[1], d[2]};
     if (d.size() == 4 && d[1] == 1) m4 = d;
     if (!ok_type || m4.empty() || (m4[0] != 1 && m4[0] != batch) || m4[2] != s || m4[3] != skv) {
@@ -142,6 +185,19 @@ Result<ExecutorPtr> FusedInferAttention(const char* name, const AttentionArgs& a
     }
     ACLSIM_ASSIGN_OR_RETURN(mask, b.Reshape(mask, m4));
   }
+  int64_t inner_precise = args.inner_precise;
+  if (!args.actual_seq_lengths.empty() || !args.actual_seq_lengths_kv.empty()) {
+    ACLSIM_ASSIGN_OR_RETURN(Value lengths_mask, LengthsMask(b, args, batch, s, skv));
+    if (mask.present()) {
+      ACLSIM_ASSIGN_OR_RETURN(Value user_mask, b.Cast(mask, DT::kBool));
+      ACLSIM_ASSIGN_OR_RETURN(mask, b.Op1("LogicalOr", {lengths_mask, user_mask}));
+    } else {
+      mask = lengths_mask;
+    }
+    // Rows past a query length are fully masked: they give zeros (the row correction of
+    // innerPrecise 2 / 3, with the same precision choice).
+    inner_precise |= 2;
+  }
   if (out.numel() == 0) return b.Finish();
   ACLSIM_ASSIGN_OR_RETURN(Value result,
                           b.Op1("FusedInferAttentionScore", {q4, k4, v4, pse, mask},
@@ -150,7 +206,7 @@ Result<ExecutorPtr> FusedInferAttention(const char* name, const AttentionArgs& a
                                  {"num_key_value_heads", kv_heads},
                                  {"pre_tokens", args.pre_tokens},
                                  {"next_tokens", args.next_tokens},
-                                 {"inner_precise", args.inner_precise}}));
+                                 {"inner_precise", inner_precise}}));
   ACLSIM_RETURN_IF_ERROR(b.Store(result, o4));
   return b.Finish();
 }
