@@ -1,5 +1,7 @@
 // First phases of the aclnn matrix products (core/nn/ops.h builds them): Mm, BatchMatMul,
-// Matmul, Mv.
+// Matmul, Mv, and the products with an addend: Addmm, Baddbmm, Addbmm (and in place).
+#include "aclnnop/aclnn_addmm.h"
+#include "aclnnop/aclnn_baddbmm.h"
 #include "aclnnop/aclnn_batch_matmul.h"
 #include "aclnnop/aclnn_matmul.h"
 #include "aclnnop/aclnn_mm.h"
@@ -26,9 +28,72 @@ aclnnStatus MatMulCall(const char* api_name, nn::MatmulKind kind, const aclTenso
   });
 }
 
+aclnnStatus AddMatMulCall(const char* api_name, nn::AddMatmulKind kind, const aclTensor* self,
+                          const aclTensor* mat1, const aclTensor* mat2, const aclScalar* beta,
+                          const aclScalar* alpha, const aclTensor* out, bool in_place,
+                          int8_t cube_math_type, uint64_t* workspace_size,
+                          aclOpExecutor** executor) {
+  return api::FirstPhase(api_name, workspace_size, executor, [&]() -> Result<nn::ExecutorPtr> {
+    const bool batched = kind != nn::AddMatmulKind::kAddmm;
+    api::NnArgs args;
+    ACLSIM_ASSIGN_OR_RETURN(auto c, args.Tensor(self, in_place ? "selfRef" : "self"));
+    ACLSIM_ASSIGN_OR_RETURN(auto x, args.Tensor(mat1, batched ? "batch1" : "mat1"));
+    ACLSIM_ASSIGN_OR_RETURN(auto y, args.Tensor(mat2, batched ? "batch2" : "mat2"));
+    ACLSIM_ASSIGN_OR_RETURN(auto b, args.Scalar(beta, "beta"));
+    ACLSIM_ASSIGN_OR_RETURN(auto a, args.Scalar(alpha, "alpha"));
+    const nn::NnTensor* z = nullptr;
+    if (!in_place) {
+      ACLSIM_ASSIGN_OR_RETURN(z, args.Tensor(out, "out"));
+    }
+    return nn::AddMatMul(api_name, kind, c, x, y, b, a, z, cube_math_type);
+  });
+}
+
 }  // namespace
 
 extern "C" {
+
+aclnnStatus aclnnAddmmGetWorkspaceSize(const aclTensor* self, const aclTensor* mat1,
+                                       const aclTensor* mat2, const aclScalar* beta,
+                                       const aclScalar* alpha, aclTensor* out, int8_t cubeMathType,
+                                       uint64_t* workspaceSize, aclOpExecutor** executor) {
+  return AddMatMulCall(__func__, nn::AddMatmulKind::kAddmm, self, mat1, mat2, beta, alpha, out,
+                       false, cubeMathType, workspaceSize, executor);
+}
+
+aclnnStatus aclnnInplaceAddmmGetWorkspaceSize(const aclTensor* selfRef, const aclTensor* mat1,
+                                              const aclTensor* mat2, const aclScalar* beta,
+                                              const aclScalar* alpha, int8_t cubeMathType,
+                                              uint64_t* workspaceSize, aclOpExecutor** executor) {
+  return AddMatMulCall(__func__, nn::AddMatmulKind::kAddmm, selfRef, mat1, mat2, beta, alpha,
+                       nullptr, true, cubeMathType, workspaceSize, executor);
+}
+
+aclnnStatus aclnnBaddbmmGetWorkspaceSize(const aclTensor* self, const aclTensor* batch1,
+                                         const aclTensor* batch2, const aclScalar* beta,
+                                         const aclScalar* alpha, aclTensor* out,
+                                         int8_t cubeMathType, uint64_t* workspaceSize,
+                                         aclOpExecutor** executor) {
+  return AddMatMulCall(__func__, nn::AddMatmulKind::kBaddbmm, self, batch1, batch2, beta, alpha,
+                       out, false, cubeMathType, workspaceSize, executor);
+}
+
+aclnnStatus aclnnInplaceBaddbmmGetWorkspaceSize(const aclTensor* selfRef, const aclTensor* batch1,
+                                                const aclTensor* batch2, const aclScalar* beta,
+                                                const aclScalar* alpha, int8_t cubeMathType,
+                                                uint64_t* workspaceSize,
+                                                aclOpExecutor** executor) {
+  return AddMatMulCall(__func__, nn::AddMatmulKind::kBaddbmm, selfRef, batch1, batch2, beta,
+                       alpha, nullptr, true, cubeMathType, workspaceSize, executor);
+}
+
+aclnnStatus aclnnAddbmmGetWorkspaceSize(const aclTensor* self, const aclTensor* batch1,
+                                        const aclTensor* batch2, const aclScalar* beta,
+                                        const aclScalar* alpha, aclTensor* out, int8_t cubeMathType,
+                                        uint64_t* workspaceSize, aclOpExecutor** executor) {
+  return AddMatMulCall(__func__, nn::AddMatmulKind::kAddbmm, self, batch1, batch2, beta, alpha,
+                       out, false, cubeMathType, workspaceSize, executor);
+}
 
 aclnnStatus aclnnMmGetWorkspaceSize(const aclTensor* self, const aclTensor* mat2, aclTensor* out,
                                     int8_t cubeMathType, uint64_t* workspaceSize,

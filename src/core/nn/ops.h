@@ -104,6 +104,18 @@ enum class MatmulKind {
 Result<ExecutorPtr> MatMul(const char* name, MatmulKind kind, const NnTensor* self,
                            const NnTensor* mat2, const NnTensor* out, int8_t cube_math_type);
 
+enum class AddMatmulKind {
+  kAddmm,     // mat1 (m, k) @ mat2 (k, n)
+  kBaddbmm,   // batch1 (b, m, k) @ batch2 (b, k, n), per batch
+  kAddbmm,    // the same, summed over the batch: (m, n)
+};
+// out = beta * self + alpha * (mat1 @ mat2) (self broadcast to the result; beta 0: self not
+// read); out null: into self in place. The product on the cube as MatMul's cubeMathType says,
+// the rest in f32, rounded once.
+Result<ExecutorPtr> AddMatMul(const char* name, AddMatmulKind kind, const NnTensor* self,
+                              const NnTensor* mat1, const NnTensor* mat2, const NnScalar* beta,
+                              const NnScalar* alpha, const NnTensor* out, int8_t cube_math_type);
+
 // Converts a contiguous f16/bf16/int8 weight in place to FRACTAL_NZ (padded fractal blocks
 // of its last two dims), for later Mm / BatchMatMul / Matmul calls that pass it with format
 // FRACTAL_NZ.

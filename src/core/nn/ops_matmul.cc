@@ -118,6 +118,37 @@ Value Operand(const Builder& b, const Value& value, bool* transposed) {
   return buffer;
 }
 
+// x @ y on the cube in `compute` (x, y validated; `shape` the product's): a transposed view
+// read in place, a FRACTAL_NZ y read as its fractal blocks; K = 0 gives zeros.
+Result<Value> CubeProduct(Builder& b, MatmulKind kind, const Value& x, const Value& y,
+                          const std::vector<int64_t>& shape, DT compute, const char* y_what) {
+  const int64_t k = x.dims.back();
+  if (k == 0) {  // an empty sum: zeros
+    return b.Op1("Fill", {b.Constant(0, compute)}, {}, {{0, shape}});
+  }
+  bool tx = false;
+  bool ty = false;
+  Value a = Operand(b, x, &tx);
+  Value c = Operand(b, y, &ty);
+  if (y.format == ops::Format::kFractalNz) {
+    // A weight TransMatmulWeight converted: the buffer holds the fractal blocks of the matrix
+    // the view (or its transpose) reads contiguously.
+    if (!c.contiguous() || c.kind != Ref::Kind::kSlot) {
+      return Err(StatusCode::kInvalidParam,
+                 "{}: a FRACTAL_NZ {} must be a contiguous or transposed view of its buffer",
+                 b.name(), y_what);
+    }
+    c.format = ops::Format::kNd;
+    c.storage_format = ops::Format::kFractalNz;
+  }
+  ACLSIM_ASSIGN_OR_RETURN(a, b.Cast(a, compute));
+  ACLSIM_ASSIGN_OR_RETURN(c, b.Cast(c, compute));
+  if (kind == MatmulKind::kMm) {
+    return b.Op1("MatMul", {a, c}, {{"transpose_x1", tx}, {"transpose_x2", ty}});
+  }
+  return b.Op1("BatchMatMulV2", {a, c}, {{"adj_x1", tx}, {"adj_x2", ty}});
+}
+
 }  // namespace
 
 Result<ExecutorPtr> MatMul(const char* name, MatmulKind kind, const NnTensor* self,
@@ -152,39 +183,95 @@ Result<ExecutorPtr> MatMul(const char* name, MatmulKind kind, const NnTensor* se
   const DT promoted = *Promote(x.dtype, y.dtype);
   ACLSIM_ASSIGN_OR_RETURN(DT compute, ComputeType(b, kind, promoted, cube_math_type));
   if (z.numel() == 0) return b.Finish();
-  const int64_t k = x.dims.back();
-  if (k == 0) {  // an empty sum: zeros
-    ACLSIM_ASSIGN_OR_RETURN(Value zeros,
-                            b.Op1("Fill", {b.Constant(0, z.dtype)}, {}, {{0, z.dims}}));
-    ACLSIM_RETURN_IF_ERROR(b.Store(zeros, z));
-    return b.Finish();
-  }
-  bool tx = false;
-  bool ty = false;
-  Value a = Operand(b, x, &tx);
-  Value c = Operand(b, y, &ty);
-  if (y.format == ops::Format::kFractalNz) {
-    // A weight TransMatmulWeight converted: the buffer holds the fractal blocks of the matrix
-    // the view (or its transpose) reads contiguously.
-    if (!c.contiguous() || c.kind != Ref::Kind::kSlot) {
-      return Err(StatusCode::kInvalidParam,
-                 "{}: a FRACTAL_NZ {} must be a contiguous or transposed view of its buffer",
-                 b.name(), y_what);
-    }
-    c.format = ops::Format::kNd;
-    c.storage_format = ops::Format::kFractalNz;
-  }
-  ACLSIM_ASSIGN_OR_RETURN(a, b.Cast(a, compute));
-  ACLSIM_ASSIGN_OR_RETURN(c, b.Cast(c, compute));
-  Value product;
-  if (kind == MatmulKind::kMm) {
-    ACLSIM_ASSIGN_OR_RETURN(product,
-                            b.Op1("MatMul", {a, c}, {{"transpose_x1", tx}, {"transpose_x2", ty}}));
-  } else {
-    ACLSIM_ASSIGN_OR_RETURN(product,
-                            b.Op1("BatchMatMulV2", {a, c}, {{"adj_x1", tx}, {"adj_x2", ty}}));
-  }
+  ACLSIM_ASSIGN_OR_RETURN(Value product, CubeProduct(b, kind, x, y, *shape, compute, y_what));
   ACLSIM_RETURN_IF_ERROR(b.Store(product, z));
+  return b.Finish();
+}
+
+Result<ExecutorPtr> AddMatMul(const char* name, AddMatmulKind kind, const NnTensor* self,
+                              const NnTensor* mat1, const NnTensor* mat2, const NnScalar* beta,
+                              const NnScalar* alpha, const NnTensor* out, int8_t cube_math_type) {
+  Builder b(name);
+  const bool in_place = out == nullptr;
+  const bool batched = kind != AddMatmulKind::kAddmm;
+  const char* x_what = batched ? "batch1" : "mat1";
+  const char* y_what = batched ? "batch2" : "mat2";
+  Value c;
+  if (in_place) {
+    ACLSIM_ASSIGN_OR_RETURN(c, b.InOut(self, "selfRef"));
+  } else {
+    ACLSIM_ASSIGN_OR_RETURN(c, b.Input(self, "self"));
+  }
+  ACLSIM_ASSIGN_OR_RETURN(Value x, b.Input(mat1, x_what));
+  ACLSIM_ASSIGN_OR_RETURN(Value y, b.Input(mat2, y_what));
+  Value z = c;
+  if (!in_place) {
+    ACLSIM_ASSIGN_OR_RETURN(z, b.Output(out, "out"));
+  }
+  ACLSIM_RETURN_IF_ERROR(b.Begin());
+  if (beta == nullptr || alpha == nullptr) {
+    return Err(StatusCode::kNullPointer, "{}: {} is NULL", b.name(),
+               beta == nullptr ? "beta" : "alpha");
+  }
+  const char* self_what = in_place ? "selfRef" : "self";
+  for (const auto& [v, what] : {std::pair{&c, self_what}, std::pair{&x, x_what},
+                                std::pair{&y, y_what}, std::pair{&z, "out"}}) {
+    if (!IsMatmulFloat(v->dtype)) {
+      return Err(StatusCode::kInvalidParam, "{}: {} is {}; it must be float32, float16 or bfloat16",
+                 b.name(), what, ops::DataTypeName(v->dtype));
+    }
+  }
+  const size_t rank = batched ? 3 : 2;
+  if (x.rank() != rank || y.rank() != rank) {
+    return Err(StatusCode::kInvalidParam, "{}: {} {} and {} {} must be {}-D", b.name(), x_what,
+               ShapeString(x.dims), y_what, ShapeString(y.dims), rank);
+  }
+  if ((x.dtype == DT::kBf16) != (y.dtype == DT::kBf16)) {
+    return Err(StatusCode::kInvalidParam, "{}: {} is {} and {} is {}; bfloat16 does not mix",
+               b.name(), x_what, ops::DataTypeName(x.dtype), y_what, ops::DataTypeName(y.dtype));
+  }
+  auto product_shape = ProductShape(x, y);
+  if (!product_shape || (batched && x.dims[0] != y.dims[0])) {
+    return Err(StatusCode::kInvalidParam, "{}: {} {} and {} {} cannot be multiplied", b.name(),
+               x_what, ShapeString(x.dims), y_what, ShapeString(y.dims));
+  }
+  // Addbmm sums the batch of products: a 2-D result.
+  std::vector<int64_t> shape = *product_shape;
+  if (kind == AddMatmulKind::kAddbmm) shape.erase(shape.begin());
+  if (shape != z.dims) {
+    return Err(StatusCode::kInvalidParam, "{}: the result has shape {} but {} has {}", b.name(),
+               ShapeString(shape), in_place ? "selfRef" : "out", ShapeString(z.dims));
+  }
+  const auto joined = BroadcastShape(c.dims, shape);
+  if (c.rank() > rank || !joined || *joined != shape) {
+    return Err(StatusCode::kInvalidParam, "{}: {} of shape {} does not broadcast to {}", b.name(),
+               self_what, ShapeString(c.dims), ShapeString(shape));
+  }
+  const DT promoted = *Promote(x.dtype, y.dtype);
+  const MatmulKind cube = batched ? MatmulKind::kBatch : MatmulKind::kMm;
+  ACLSIM_ASSIGN_OR_RETURN(DT compute, ComputeType(b, cube, promoted, cube_math_type));
+  if (z.numel() == 0) return b.Finish();
+  ACLSIM_ASSIGN_OR_RETURN(Value product,
+                          CubeProduct(b, cube, x, y, *product_shape, compute, y_what));
+  // The epilogue in f32, rounded once into out.
+  ACLSIM_ASSIGN_OR_RETURN(Value r, b.Cast(product, DT::kFloat));
+  if (kind == AddMatmulKind::kAddbmm) {
+    ACLSIM_ASSIGN_OR_RETURN(
+        r, b.Op1("ReduceSumD", {r}, {{"axes", std::vector<int64_t>{0}}, {"keep_dims", false}}));
+  }
+  const double a = alpha->ToDouble();
+  const double bt = beta->ToDouble();
+  if (a != 1.0) {
+    ACLSIM_ASSIGN_OR_RETURN(r, b.Op1("Mul", {r, b.Constant(a, DT::kFloat)}));
+  }
+  if (bt != 0.0) {  // beta 0: self is not read (its NaN and inf do not propagate)
+    ACLSIM_ASSIGN_OR_RETURN(Value t, b.Cast(c, DT::kFloat));
+    if (bt != 1.0) {
+      ACLSIM_ASSIGN_OR_RETURN(t, b.Op1("Mul", {t, b.Constant(bt, DT::kFloat)}));
+    }
+    ACLSIM_ASSIGN_OR_RETURN(r, b.Op1("Add", {r, t}));
+  }
+  ACLSIM_RETURN_IF_ERROR(b.Store(r, z));
   return b.Finish();
 }
 

@@ -1,4 +1,4 @@
-// aclnn matrix products (Mm, BatchMatMul, Matmul, Mv) and softmax / reductions / scans
+// aclnn matrix products (Mm, BatchMatMul, Matmul, Mv, Addmm, Baddbmm, Addbmm) and softmax / reductions / scans
 // (Softmax, ReduceSum, Mean, ArgMax, Cumsum) through the public API, on strided views, with
 // cubeMathType's rules and the errors.
 #include <cmath>
@@ -6,8 +6,10 @@
 #include <string>
 
 #include "aclnn_test.h"
+#include "aclnnop/aclnn_addmm.h"
 #include "aclnnop/aclnn_argmax.h"
 #include "aclnnop/aclnn_argsort.h"
+#include "aclnnop/aclnn_baddbmm.h"
 #include "aclnnop/aclnn_batch_matmul.h"
 #include "aclnnop/aclnn_cumsum.h"
 #include "aclnnop/aclnn_matmul.h"
@@ -194,6 +196,119 @@ TEST_F(AclnnTest, MvAndNullArguments) {
                       ints.View({2, 2}, ACL_INT32), 0),
             ACLNN_ERR_PARAM_INVALID);
   EXPECT_TRUE(HasMessage("float32, float16 or bfloat16"));
+}
+
+aclScalar* FloatScalar(float value) { return aclCreateScalar(&value, ACL_FLOAT); }
+
+TEST_F(AclnnTest, AddmmBroadcastsSelfAndScales) {
+  // out = 0.5 * self[n] + 2 * (mat1 @ mat2), mat2 a transposed view of an [n, k] buffer.
+  const int64_t m = 3, k = 4, n = 2;
+  const auto a = Iota(m * k);
+  const std::vector<float> w = {1, -1, 2, 0.5f, 0, 1, -2, 3};  // [n, k]
+  std::vector<float> wt(k * n);
+  for (int64_t i = 0; i < n; ++i)
+    for (int64_t j = 0; j < k; ++j) wt[j * n + i] = w[i * k + j];
+  const std::vector<float> bias = {10, -4};
+  const auto prod = HostMm(a, wt, m, k, n);
+  DeviceArray<float> da(a), dw(w), dbias(bias), out(std::vector<float>(m * n));
+  aclScalar* half = FloatScalar(0.5f);
+  aclScalar* two = FloatScalar(2);
+  aclScalar* zero = FloatScalar(0);
+  aclScalar* one = FloatScalar(1);
+  ASSERT_EQ(ACLNN_RUN(stream_, Addmm, dbias.View({n}, ACL_FLOAT), da.View({m, k}, ACL_FLOAT),
+                      dw.View({k, n}, ACL_FLOAT, {1, k}), half, two, out.View({m, n}, ACL_FLOAT),
+                      0),
+            ACLNN_SUCCESS)
+      << aclGetRecentErrMsg();
+  auto got = out.Read();
+  for (int64_t i = 0; i < m * n; ++i) EXPECT_FLOAT_EQ(got[i], 0.5f * bias[i % n] + 2 * prod[i]);
+  // beta 0: self's NaN is not read; in place: self = self + mat1 @ mat2.
+  DeviceArray<float> nan_self(std::vector<float>(m * n, std::nanf("")));
+  ASSERT_EQ(ACLNN_RUN(stream_, Addmm, nan_self.View({m, n}, ACL_FLOAT), da.View({m, k}, ACL_FLOAT),
+                      dw.View({k, n}, ACL_FLOAT, {1, k}), zero, one, out.View({m, n}, ACL_FLOAT),
+                      0),
+            ACLNN_SUCCESS)
+      << aclGetRecentErrMsg();
+  got = out.Read();
+  for (int64_t i = 0; i < m * n; ++i) EXPECT_FLOAT_EQ(got[i], prod[i]);
+  DeviceArray<float> acc(std::vector<float>(m * n, 1));
+  ASSERT_EQ(ACLNN_RUN(stream_, InplaceAddmm, acc.View({m, n}, ACL_FLOAT), da.View({m, k}, ACL_FLOAT),
+                      dw.View({k, n}, ACL_FLOAT, {1, k}), one, one, 0),
+            ACLNN_SUCCESS)
+      << aclGetRecentErrMsg();
+  got = acc.Read();
+  for (int64_t i = 0; i < m * n; ++i) EXPECT_FLOAT_EQ(got[i], 1 + prod[i]);
+  // Errors: a NULL beta, a self that does not broadcast, integer operands.
+  EXPECT_EQ(ACLNN_RUN(stream_, Addmm, dbias.View({n}, ACL_FLOAT), da.View({m, k}, ACL_FLOAT),
+                      dw.View({k, n}, ACL_FLOAT, {1, k}), nullptr, two,
+                      out.View({m, n}, ACL_FLOAT), 0),
+            ACLNN_ERR_PARAM_NULLPTR);
+  EXPECT_EQ(ACLNN_RUN(stream_, Addmm, dbias.View({1, 2, 1}, ACL_FLOAT), da.View({m, k}, ACL_FLOAT),
+                      dw.View({k, n}, ACL_FLOAT, {1, k}), half, two, out.View({m, n}, ACL_FLOAT),
+                      0),
+            ACLNN_ERR_PARAM_INVALID);
+  EXPECT_TRUE(HasMessage("does not broadcast")) << aclGetRecentErrMsg();
+  DeviceArray<int32_t> ints(std::vector<int32_t>(m * k, 1));
+  EXPECT_EQ(ACLNN_RUN(stream_, Addmm, dbias.View({n}, ACL_FLOAT), ints.View({m, k}, ACL_INT32),
+                      dw.View({k, n}, ACL_FLOAT, {1, k}), half, two, out.View({m, n}, ACL_FLOAT),
+                      0),
+            ACLNN_ERR_PARAM_INVALID);
+  for (aclScalar* scalar : {half, two, zero, one}) aclDestroyScalar(scalar);
+}
+
+TEST_F(AclnnTest, BaddbmmAndAddbmm) {
+  const int64_t bs = 2, m = 2, k = 3, n = 2;
+  const auto x = Iota(bs * m * k);
+  std::vector<float> y(bs * k * n);
+  for (size_t i = 0; i < y.size(); ++i) y[i] = static_cast<float>(i % 5) - 2;
+  std::vector<float> prod;
+  for (int64_t i = 0; i < bs; ++i) {
+    const std::vector<float> xi(x.begin() + i * m * k, x.begin() + (i + 1) * m * k);
+    const std::vector<float> yi(y.begin() + i * k * n, y.begin() + (i + 1) * k * n);
+    const auto p = HostMm(xi, yi, m, k, n);
+    prod.insert(prod.end(), p.begin(), p.end());
+  }
+  const std::vector<float> self = {1, 2, 3, 4};  // [m, n], broadcast over the batch
+  DeviceArray<float> dx(x), dy(y), dself(self), out(std::vector<float>(bs * m * n));
+  aclScalar* beta = FloatScalar(-1);
+  aclScalar* alpha = FloatScalar(0.5f);
+  ASSERT_EQ(ACLNN_RUN(stream_, Baddbmm, dself.View({m, n}, ACL_FLOAT),
+                      dx.View({bs, m, k}, ACL_FLOAT), dy.View({bs, k, n}, ACL_FLOAT), beta, alpha,
+                      out.View({bs, m, n}, ACL_FLOAT), 0),
+            ACLNN_SUCCESS)
+      << aclGetRecentErrMsg();
+  auto got = out.Read();
+  for (int64_t i = 0; i < bs * m * n; ++i) {
+    EXPECT_FLOAT_EQ(got[i], -self[i % (m * n)] + 0.5f * prod[i]);
+  }
+  DeviceArray<float> sum(std::vector<float>(m * n));
+  ASSERT_EQ(ACLNN_RUN(stream_, Addbmm, dself.View({m, n}, ACL_FLOAT), dx.View({bs, m, k}, ACL_FLOAT),
+                      dy.View({bs, k, n}, ACL_FLOAT), beta, alpha, sum.View({m, n}, ACL_FLOAT), 0),
+            ACLNN_SUCCESS)
+      << aclGetRecentErrMsg();
+  got = sum.Read();
+  for (int64_t i = 0; i < m * n; ++i) {
+    EXPECT_FLOAT_EQ(got[i], -self[i] + 0.5f * (prod[i] + prod[m * n + i]));
+  }
+  // f16 in place: the epilogue in f32, rounded once.
+  DeviceArray<uint16_t> hx(aclnntest::ToF16(x)), hy(aclnntest::ToF16(y));
+  DeviceArray<uint16_t> hacc(aclnntest::ToF16(std::vector<float>(bs * m * n, 0.25f)));
+  ASSERT_EQ(ACLNN_RUN(stream_, InplaceBaddbmm, hacc.View({bs, m, n}, ACL_FLOAT16),
+                      hx.View({bs, m, k}, ACL_FLOAT16), hy.View({bs, k, n}, ACL_FLOAT16), beta,
+                      alpha, 0),
+            ACLNN_SUCCESS)
+      << aclGetRecentErrMsg();
+  const auto half_got = aclnntest::FromF16(hacc.Read());
+  for (int64_t i = 0; i < bs * m * n; ++i) {
+    EXPECT_EQ(half_got[i], aclFloat16ToFloat(aclFloatToFloat16(-0.25f + 0.5f * prod[i])));
+  }
+  // A batch mismatch is refused.
+  EXPECT_EQ(ACLNN_RUN(stream_, Baddbmm, dself.View({m, n}, ACL_FLOAT),
+                      dx.View({bs, m, k}, ACL_FLOAT), dy.View({1, k, n}, ACL_FLOAT), beta, alpha,
+                      out.View({bs, m, n}, ACL_FLOAT), 0),
+            ACLNN_ERR_PARAM_INVALID);
+  aclDestroyScalar(beta);
+  aclDestroyScalar(alpha);
 }
 
 TEST_F(AclnnTest, SoftmaxAlongADimOfAStridedView) {
