@@ -237,6 +237,23 @@ Result<ExecutorPtr> Arange(const char* name, const NnScalar* start, const NnScal
 // (positive) or below (negative) the main one. out null: in place on self (selfRef).
 Result<ExecutorPtr> Triangle(const char* name, bool lower, const NnTensor* self, int64_t diagonal,
                              const NnTensor* out);
+// ---- layer and group normalisation (ops_norm.cc) ----
+
+// out = (input - mean) * rstd * weight + bias over the trailing dims normalizedShape gives
+// (weight / bias null: 1 / 0); meanOut / rstdOut (may be null): input's dims with those set
+// to 1, f32 or input's dtype. implMode 0-2 (2: every tensor f16) changes nothing here.
+Result<ExecutorPtr> LayerNorm(const char* name, const NnTensor* input,
+                              const std::vector<int64_t>& normalized_shape,
+                              const NnTensor* weight, const NnTensor* bias, double eps,
+                              const NnTensor* out, const NnTensor* mean_out,
+                              const NnTensor* rstd_out, int32_t impl_mode);
+// out = each of `group` groups of C / group channels of each sample normalised, then
+// * gamma[c] + beta[c] (null: 1 / 0); meanOut / rstdOut (N, group), may be null.
+Result<ExecutorPtr> GroupNorm(const char* name, const NnTensor* self, const NnTensor* gamma,
+                              const NnTensor* beta, int64_t n, int64_t c, int64_t hxw,
+                              int64_t group, double eps, const NnTensor* out,
+                              const NnTensor* mean_out, const NnTensor* rstd_out);
+
 // yOut = x * rstd * gamma, rstd = 1/sqrt(mean(x^2 over gamma's dims) + epsilon), gamma the
 // trailing dims of x; rstdOut (f32, x's dims with gamma's set to 1) may be null.
 Result<ExecutorPtr> RmsNorm(const char* name, const NnTensor* x, const NnTensor* gamma,

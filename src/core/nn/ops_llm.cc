@@ -5,6 +5,7 @@
 #include <algorithm>
 
 #include "core/nn/builder.h"
+#include "core/nn/checks.h"
 #include "core/nn/ops.h"
 #include "core/nn/promote.h"
 
@@ -13,22 +14,9 @@ namespace {
 
 using DT = ops::DataType;
 
-bool IsNormFloat(DT dtype) {
-  return dtype == DT::kFloat || dtype == DT::kFloat16 || dtype == DT::kBf16;
-}
-
-Status RequireNormFloat(const Builder& b, const Value& v, const char* what) {
-  if (IsNormFloat(v.dtype)) return Status::Ok();
-  return Err(StatusCode::kInvalidParam, "{}: {} is {}; it must be float32, float16 or bfloat16",
-             b.name(), what, ops::DataTypeName(v.dtype));
-}
-
-Status RequireSameShape(const Builder& b, const Value& a, const Value& out, const char* a_what,
-                        const char* out_what) {
-  if (a.dims == out.dims) return Status::Ok();
-  return Err(StatusCode::kInvalidParam, "{}: {} has shape [{}] but {} has [{}]", b.name(), a_what,
-             fmt::join(a.dims, ", "), out_what, fmt::join(out.dims, ", "));
-}
+using checks::IsNnFloat;
+using checks::RequireNnFloat;
+using checks::RequireSameShape;
 
 }  // namespace
 
@@ -72,9 +60,9 @@ Result<ExecutorPtr> RmsNorm(const char* name, const NnTensor* x_tensor, const Nn
   ACLSIM_ASSIGN_OR_RETURN(Value y, b.Output(y_tensor, "yOut"));
   ACLSIM_ASSIGN_OR_RETURN(Value rstd, b.Output(rstd_tensor, "rstdOut", true));
   ACLSIM_RETURN_IF_ERROR(b.Begin());
-  ACLSIM_RETURN_IF_ERROR(RequireNormFloat(b, x, "x"));
-  ACLSIM_RETURN_IF_ERROR(RequireNormFloat(b, g, "gamma"));
-  ACLSIM_RETURN_IF_ERROR(RequireNormFloat(b, y, "yOut"));
+  ACLSIM_RETURN_IF_ERROR(RequireNnFloat(b, x, "x"));
+  ACLSIM_RETURN_IF_ERROR(RequireNnFloat(b, g, "gamma"));
+  ACLSIM_RETURN_IF_ERROR(RequireNnFloat(b, y, "yOut"));
   ACLSIM_RETURN_IF_ERROR(RequireSameShape(b, x, y, "x", "yOut"));
   if (x.rank() < 1 || x.rank() > 8) {
     return Err(StatusCode::kInvalidParam, "{}: x has {} dims; 1 to 8 are supported", b.name(),
@@ -124,7 +112,7 @@ Result<ExecutorPtr> RotaryEmbedding(const char* name, const NnTensor* x_tensor,
     return Err(StatusCode::kInvalidParam, "{}: mode is {}; it must be 0 (half) or 1 (interleave)",
                b.name(), mode);
   }
-  ACLSIM_RETURN_IF_ERROR(RequireNormFloat(b, x, "x"));
+  ACLSIM_RETURN_IF_ERROR(RequireNnFloat(b, x, "x"));
   for (const auto& [v, what] : {std::pair{&c, "cos"}, std::pair{&s, "sin"}}) {
     if (v->dtype != x.dtype) {
       return Err(StatusCode::kInvalidParam, "{}: {} is {} but x is {}", b.name(), what,

@@ -118,13 +118,16 @@ Result<LayerNormAxes> LayerNormAxesOf(const OpContext* ctx, const AttrReader& at
   return axes;
 }
 
-Status InferLayerNorm(OpContext& ctx) {
+// LayerNorm (y, mean, variance in x's dtype) and LayerNormV3 (y, mean and rstd in f32;
+// gamma and beta optional: 1 and 0).
+Status InferLayerNormOf(OpContext& ctx, bool v3) {
   const auto& x = ctx.input(0);
   const int64_t rank = static_cast<int64_t>(x.dims.size());
   ACLSIM_ASSIGN_OR_RETURN(auto axes, LayerNormAxesOf(&ctx, ctx, rank));
   const std::vector<int64_t> param_dims(x.dims.begin() + std::min<int64_t>(axes.params, rank),
                                         x.dims.end());
   for (size_t i = 1; i < 3; ++i) {
+    if (v3 && !ctx.has_input(i)) continue;
     const auto& p = ctx.input(i);
     if (p.dims != param_dims && p.ElementCount() != Product(param_dims)) {
       return ctx.Fail(StatusCode::kOpInputNotMatch,
@@ -139,17 +142,21 @@ Status InferLayerNorm(OpContext& ctx) {
   std::vector<int64_t> stat_dims = x.dims;
   for (int64_t d = axes.norm; d < rank; ++d) stat_dims[static_cast<size_t>(d)] = 1;
   ctx.SetOutput(0, x.dtype, x.dims);
-  SetOptionalOutput(ctx, 1, x.dtype, stat_dims);
-  SetOptionalOutput(ctx, 2, x.dtype, stat_dims);
+  const DataType stat_dtype = v3 ? DataType::kFloat : x.dtype;
+  SetOptionalOutput(ctx, 1, stat_dtype, stat_dims);
+  SetOptionalOutput(ctx, 2, stat_dtype, stat_dims);
   return Status::Ok();
 }
 
-Status RunLayerNorm(RunContext& ctx) {
+Status InferLayerNorm(OpContext& ctx) { return InferLayerNormOf(ctx, false); }
+Status InferLayerNormV3(OpContext& ctx) { return InferLayerNormOf(ctx, true); }
+
+Status RunLayerNormOf(RunContext& ctx, bool v3) {
   const Tensor& x = ctx.in(0);
   ACLSIM_ASSIGN_OR_RETURN(auto axes, LayerNormAxesOf(nullptr, ctx, x.rank()));
   const auto values = ToDoubles(x);
-  const auto gamma = ToDoubles(ctx.in(1));
-  const auto beta = ToDoubles(ctx.in(2));
+  const auto gamma = ctx.has_input(1) ? ToDoubles(ctx.in(1)) : std::vector<double>{1.0};
+  const auto beta = ctx.has_input(2) ? ToDoubles(ctx.in(2)) : std::vector<double>{0.0};
   const double eps = ctx.GetFloat("epsilon");
   const int64_t inner = x.rank() == 0 ? 1 : Product(x.dims, static_cast<size_t>(axes.norm));
   const int64_t param_count =
@@ -170,16 +177,21 @@ Status RunLayerNorm(RunContext& ctx) {
     for (int64_t i = 0; i < inner; ++i) {
       const int64_t flat = o * inner + i;
       const auto p = static_cast<size_t>(flat % param_count);
-      y[static_cast<size_t>(flat)] = (row[i] - mean) * inv * gamma[p] + beta[p];
+      const double g = gamma.size() == 1 ? gamma[0] : gamma[p];
+      const double bias = beta.size() == 1 ? beta[0] : beta[p];
+      y[static_cast<size_t>(flat)] = (row[i] - mean) * inv * g + bias;
     }
     means[static_cast<size_t>(o)] = mean;
-    vars[static_cast<size_t>(o)] = var;
+    vars[static_cast<size_t>(o)] = v3 ? inv : var;
   }
   FromDoubles(y, ctx.out(0));
   StoreOptional(ctx, 1, means);
   StoreOptional(ctx, 2, vars);
   return Status::Ok();
 }
+
+Status RunLayerNorm(RunContext& ctx) { return RunLayerNormOf(ctx, false); }
+Status RunLayerNormV3(RunContext& ctx) { return RunLayerNormOf(ctx, true); }
 
 // --- BNInfer / BatchNorm / BNInference ---------------------------------------------------------
 
@@ -405,6 +417,19 @@ void RegisterNormOps(OpRegistry& registry) {
   layer_norm.infer = InferLayerNorm;
   layer_norm.run = RunLayerNorm;
   registry.Add(std::move(layer_norm));
+
+  OpDef layer_norm_v3;
+  layer_norm_v3.type = "LayerNormV3";
+  layer_norm_v3.inputs = {In("x", types), OptIn("gamma", param_types), OptIn("beta", param_types)};
+  layer_norm_v3.outputs = {Out("y", types), OptOut("mean", {DataType::kFloat}),
+                           OptOut("rstd", {DataType::kFloat})};
+  layer_norm_v3.attrs = {OptAttr("begin_norm_axis", AttrType::kInt, int64_t{0}),
+                         OptAttr("begin_params_axis", AttrType::kInt, int64_t{0}),
+                         OptAttr("epsilon", AttrType::kFloat, 1e-5f)};
+  layer_norm_v3.ops_per_element = 8;
+  layer_norm_v3.infer = InferLayerNormV3;
+  layer_norm_v3.run = RunLayerNormV3;
+  registry.Add(std::move(layer_norm_v3));
 
   OpDef bn_infer;
   bn_infer.type = "BNInfer";

@@ -168,6 +168,22 @@ TEST(NnOps, LayerNormFp16AllAxesAndErrors) {
   ExpectAttrError(call, "begin_norm_axis");
 }
 
+TEST(NnOps, LayerNormV3GivesFloatMeanAndRstdWithoutParameters) {
+  // float16 x, gamma and beta absent (1 and 0): mean and rstd come out in float32.
+  auto call = MakeCall("LayerNormV3", {Desc(DataType::kFloat16, {2, 2}),
+                                       Desc(DataType::kUndefined, {}),
+                                       Desc(DataType::kUndefined, {})});
+  call.attrs["begin_norm_axis"] = int64_t{1};
+  call.attrs["begin_params_axis"] = int64_t{1};
+  call.attrs["epsilon"] = 0.0f;
+  auto r = RunOp(call, {Bytes::Of(ToHalf({1, 3, 2, 6})), Bytes{}, Bytes{}});
+  ASSERT_TRUE(r.status.ok()) << r.status.message();
+  ExpectNear(FromHalf(r.outputs[0].As<uint16_t>()), {-1, 1, -1, 1}, 1e-3f);
+  EXPECT_EQ(r.kernel->call().outputs[1].dtype, DataType::kFloat);
+  ExpectNear(r.outputs[1].As<float>(), {2, 4});
+  ExpectNear(r.outputs[2].As<float>(), {1, 0.5f});
+}
+
 TEST(NnOps, BnInferNchw) {
   auto call = MakeCall("BNInfer", {Desc(DataType::kFloat, {1, 2, 1, 2}, Format::kNchw),
                                    Desc(DataType::kFloat, {2}), Desc(DataType::kFloat, {2}),
