@@ -237,6 +237,23 @@ Result<ExecutorPtr> Arange(const char* name, const NnScalar* start, const NnScal
 // (positive) or below (negative) the main one. out null: in place on self (selfRef).
 Result<ExecutorPtr> Triangle(const char* name, bool lower, const NnTensor* self, int64_t diagonal,
                              const NnTensor* out);
+// ---- convolution (ops_conv.cc) ----
+
+struct ConvArgs {
+  const NnTensor* input = nullptr;  // NCL, NCHW or NCDHW
+  const NnTensor* weight = nullptr;
+  const NnTensor* bias = nullptr;  // optional [Cout]
+  std::vector<int64_t> stride, padding, dilation, output_padding;
+  bool transposed = false;
+  int64_t groups = 1;
+  const NnTensor* output = nullptr;
+  int8_t cube_math_type = 0;
+  const char* input_what = "input";
+  const char* output_what = "output";
+};
+// output = the (transposed) convolution of input with weight, plus bias per channel.
+Result<ExecutorPtr> Convolution(const char* name, const ConvArgs& args);
+
 // ---- layer and group normalisation (ops_norm.cc) ----
 
 // out = (input - mean) * rstd * weight + bias over the trailing dims normalizedShape gives
