@@ -254,6 +254,30 @@ struct ConvArgs {
 // output = the (transposed) convolution of input with weight, plus bias per channel.
 Result<ExecutorPtr> Convolution(const char* name, const ConvArgs& args);
 
+// ---- pooling (ops_pool.cc) and upsampling (ops_upsample.cc) ----
+
+struct PoolArgs {
+  std::vector<int64_t> kernel, stride, padding;
+  bool ceil_mode = false;
+};
+// PyTorch's avg_pool2d over a (C, H, W) or (N, C, H, W) self: strides empty = the kernel,
+// paddings symmetric (at most half the kernel); divisorOverride 0 = off.
+Result<ExecutorPtr> AvgPool2d(const char* name, const NnTensor* self, const PoolArgs& args,
+                              bool count_include_pad, int64_t divisor_override,
+                              int8_t cube_math_type, const NnTensor* out);
+// ONNX's MaxPool over (N, C, L) or (N, C, H, W): pads {top, left, bottom, right} (one or two
+// values: symmetric), autoPad 0 and dilations 1 only.
+Result<ExecutorPtr> MaxPoolOnnx(const char* name, const NnTensor* self, const PoolArgs& args,
+                                int64_t auto_pad, const std::vector<int64_t>& dilations,
+                                const NnTensor* out);
+
+enum class UpsampleMode { kNearest, kNearestExact, kLinear, kCubic };
+// PyTorch's upsampling over (N, C, spatial...) with outputSize (one per spatial dim) and
+// optional scales (0: none; all given: they set the source coordinates, as PyTorch does).
+Result<ExecutorPtr> Upsample(const char* name, UpsampleMode mode, bool align_corners,
+                             const NnTensor* self, const std::vector<int64_t>& output_size,
+                             const std::vector<double>& scales, const NnTensor* out);
+
 // ---- layer and group normalisation (ops_norm.cc) ----
 
 // out = (input - mean) * rstd * weight + bias over the trailing dims normalizedShape gives

@@ -108,6 +108,11 @@ class AclnnTest : public ::testing::Test {
 };
 
 // Whether aclGetRecentErrMsg contains `part`.
+// An aclIntArray of `values` the caller destroys.
+inline aclIntArray* Ints(const std::vector<int64_t>& values) {
+  return aclCreateIntArray(values.data(), values.size());
+}
+
 inline bool HasMessage(const char* part) {
   return std::string(aclGetRecentErrMsg()).find(part) != std::string::npos;
 }

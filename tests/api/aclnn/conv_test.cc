@@ -14,6 +14,7 @@ using aclnntest::AclnnTest;
 using aclnntest::DeviceArray;
 using aclnntest::FromF16;
 using aclnntest::HasMessage;
+using aclnntest::Ints;
 using aclnntest::ToF16;
 
 std::vector<float> Ramp(size_t n, float scale) {
@@ -120,8 +121,6 @@ std::vector<float> HostConv(const Geometry& g, const std::vector<float>& x,
   }
   return result;
 }
-
-aclIntArray* Ints(const std::vector<int64_t>& v) { return aclCreateIntArray(v.data(), v.size()); }
 
 // Runs Convolution for `g` in f32 and compares with HostConv.
 void CheckConv(aclrtStream stream, const Geometry& g, bool with_bias) {
