@@ -46,6 +46,17 @@ ops::TensorDesc IntsDesc(const std::vector<int64_t>& values) {
   return desc;
 }
 
+// A step's name in the profiler's timeline and op summary: the aclnn operator (its first
+// phase's name without GetWorkspaceSize) and the kernel, "aclnnAdd_Add".
+std::string ProfileName(const std::string& api_name, const std::string& type) {
+  constexpr std::string_view kSuffix = "GetWorkspaceSize";
+  std::string_view op = api_name;
+  if (op.size() > kSuffix.size() && op.substr(op.size() - kSuffix.size()) == kSuffix) {
+    op.remove_suffix(kSuffix.size());
+  }
+  return fmt::format("{}_{}", op, type);
+}
+
 }  // namespace
 
 std::string ShapeString(const std::vector<int64_t>& dims) {
@@ -348,7 +359,7 @@ Result<size_t> Builder::AddStep(const std::string& type, std::vector<ops::Tensor
   step.kernel = std::move(kernel.value());
   step.inputs = std::move(refs);
   step.outputs.resize(num_outputs);
-  step.op_name = name_ + "_" + type;
+  step.op_name = ProfileName(name_, type);
   for (const Ref& ref : step.inputs) {
     if (ref.kind == Ref::Kind::kSlot) {
       Slot& slot = executor_->slots[ref.slot];
