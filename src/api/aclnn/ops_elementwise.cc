@@ -35,6 +35,7 @@
 #include "aclnnop/aclnn_sub.h"
 #include "aclnnop/aclnn_tanh.h"
 #include "aclnnop/aclnn_zero.h"
+#include "api/aclnn/executor_cache.h"
 #include "api/aclnn/nn_call.h"
 #include "core/nn/ops.h"
 
@@ -50,40 +51,57 @@ aclnnStatus Arith(const char* api_name, nn::Arith arith, const aclTensor* self,
                   const aclTensor* other, const aclScalar* other_scalar, bool scalar_form,
                   const aclScalar* alpha, bool has_alpha, const aclTensor* out, bool in_place,
                   uint64_t* workspace_size, aclOpExecutor** executor) {
-  return api::FirstPhase(api_name, workspace_size, executor, [&]() -> Result<nn::ExecutorPtr> {
-    api::NnArgs args;
-    ACLSIM_ASSIGN_OR_RETURN(auto x, args.Tensor(self, in_place ? "selfRef" : "self"));
-    const nn::NnTensor* y = nullptr;
-    const nn::NnScalar* y_scalar = nullptr;
-    if (scalar_form) {
-      ACLSIM_ASSIGN_OR_RETURN(y_scalar, args.Scalar(other_scalar, "other"));
-    } else {
-      ACLSIM_ASSIGN_OR_RETURN(y, args.Tensor(other, "other"));
-    }
-    const nn::NnScalar* a = nullptr;
-    if (has_alpha) {
-      ACLSIM_ASSIGN_OR_RETURN(a, args.Scalar(alpha, "alpha"));
-    }
-    const nn::NnTensor* z = nullptr;
-    if (!in_place) {
-      ACLSIM_ASSIGN_OR_RETURN(z, args.Tensor(out, "out"));
-    }
-    return nn::BinaryArith(api_name, arith, x, y, y_scalar, a, z);
-  });
+  api::NnCallKey key(api_name);
+  key.Plain(arith).Plain(scalar_form).Plain(has_alpha).Plain(in_place).Tensor(self);
+  if (scalar_form) {
+    key.Scalar(other_scalar);
+  } else {
+    key.Tensor(other);
+  }
+  if (has_alpha) key.Scalar(alpha);
+  if (!in_place) key.Tensor(out);
+  return api::CachedFirstPhase(
+      api_name, key, workspace_size, executor, [&]() -> Result<nn::ExecutorPtr> {
+        api::NnArgs args;
+        ACLSIM_ASSIGN_OR_RETURN(auto x, args.Tensor(self, in_place ? "selfRef" : "self"));
+        const nn::NnTensor* y = nullptr;
+        const nn::NnScalar* y_scalar = nullptr;
+        if (scalar_form) {
+          ACLSIM_ASSIGN_OR_RETURN(y_scalar, args.Scalar(other_scalar, "other"));
+        } else {
+          ACLSIM_ASSIGN_OR_RETURN(y, args.Tensor(other, "other"));
+        }
+        const nn::NnScalar* a = nullptr;
+        if (has_alpha) {
+          ACLSIM_ASSIGN_OR_RETURN(a, args.Scalar(alpha, "alpha"));
+        }
+        const nn::NnTensor* z = nullptr;
+        if (!in_place) {
+          ACLSIM_ASSIGN_OR_RETURN(z, args.Tensor(out, "out"));
+        }
+        return nn::BinaryArith(api_name, arith, x, y, y_scalar, a, z);
+      });
 }
 
+// `attrs` must follow from api_name and `attrs_key` (the entry's own parameter they come
+// from), which the executor cache keys on.
 aclnnStatus UnaryCall(const char* api_name, const char* kernel, const aclsim::ops::AttrMap& attrs,
                       nn::UnaryRule rule, const aclTensor* self, const aclTensor* out,
-                      bool in_place, uint64_t* workspace_size, aclOpExecutor** executor) {
-  return api::FirstPhase(api_name, workspace_size, executor, [&]() -> Result<nn::ExecutorPtr> {
-    api::NnArgs args;
-    ACLSIM_ASSIGN_OR_RETURN(auto x, args.Tensor(self, in_place ? "selfRef" : "self"));
-    const nn::NnTensor* z = nullptr;
-    if (!in_place) {
-      ACLSIM_ASSIGN_OR_RETURN(z, args.Tensor(out, "out"));
-    }
-    return nn::Unary(api_name, kernel, attrs, rule, x, z);
-  });
+                      bool in_place, uint64_t* workspace_size, aclOpExecutor** executor,
+                      int64_t attrs_key = 0) {
+  api::NnCallKey key(api_name);
+  key.Plain(rule).Plain(in_place).Plain(attrs_key).Tensor(self);
+  if (!in_place) key.Tensor(out);
+  return api::CachedFirstPhase(
+      api_name, key, workspace_size, executor, [&]() -> Result<nn::ExecutorPtr> {
+        api::NnArgs args;
+        ACLSIM_ASSIGN_OR_RETURN(auto x, args.Tensor(self, in_place ? "selfRef" : "self"));
+        const nn::NnTensor* z = nullptr;
+        if (!in_place) {
+          ACLSIM_ASSIGN_OR_RETURN(z, args.Tensor(out, "out"));
+        }
+        return nn::Unary(api_name, kernel, attrs, rule, x, z);
+      });
 }
 
 constexpr auto kSame = nn::UnaryRule::kSame;
@@ -271,7 +289,7 @@ aclnnStatus aclnnGeluV2GetWorkspaceSize(const aclTensor* x, int64_t approximate,
   }
   return UnaryCall(__func__, "GeluV2",
                    {{"approximate", std::string(approximate == 1 ? "tanh" : "none")}}, kFloat, x, y,
-                   false, workspaceSize, executor);
+                   false, workspaceSize, executor, approximate);
 }
 
 // ---- cast, copy, fill ----
@@ -279,23 +297,30 @@ aclnnStatus aclnnCastGetWorkspaceSize(const aclTensor* self, const aclDataType d
                                       aclTensor* out, uint64_t* workspaceSize,
                                       aclOpExecutor** executor) {
   const char* api_name = __func__;
-  return api::FirstPhase(api_name, workspaceSize, executor, [&]() -> Result<nn::ExecutorPtr> {
-    api::NnArgs args;
-    ACLSIM_ASSIGN_OR_RETURN(auto x, args.Tensor(self, "self"));
-    ACLSIM_ASSIGN_OR_RETURN(auto z, args.Tensor(out, "out"));
-    return nn::CastTo(api_name, x, static_cast<aclsim::ops::DataType>(api::EnumValue(dtype)), z);
-  });
+  api::NnCallKey key(api_name);
+  key.Tensor(self).Plain(dtype).Tensor(out);
+  return api::CachedFirstPhase(
+      api_name, key, workspaceSize, executor, [&]() -> Result<nn::ExecutorPtr> {
+        api::NnArgs args;
+        ACLSIM_ASSIGN_OR_RETURN(auto x, args.Tensor(self, "self"));
+        ACLSIM_ASSIGN_OR_RETURN(auto z, args.Tensor(out, "out"));
+        return nn::CastTo(api_name, x, static_cast<aclsim::ops::DataType>(api::EnumValue(dtype)),
+                          z);
+      });
 }
 
 aclnnStatus aclnnInplaceCopyGetWorkspaceSize(aclTensor* selfRef, const aclTensor* src,
                                              uint64_t* workspaceSize, aclOpExecutor** executor) {
   const char* api_name = __func__;
-  return api::FirstPhase(api_name, workspaceSize, executor, [&]() -> Result<nn::ExecutorPtr> {
-    api::NnArgs args;
-    ACLSIM_ASSIGN_OR_RETURN(auto z, args.Tensor(selfRef, "selfRef"));
-    ACLSIM_ASSIGN_OR_RETURN(auto x, args.Tensor(src, "src"));
-    return nn::CopyInto(api_name, z, x);
-  });
+  api::NnCallKey key(api_name);
+  key.Tensor(selfRef).Tensor(src);
+  return api::CachedFirstPhase(api_name, key, workspaceSize, executor,
+                               [&]() -> Result<nn::ExecutorPtr> {
+                                 api::NnArgs args;
+                                 ACLSIM_ASSIGN_OR_RETURN(auto z, args.Tensor(selfRef, "selfRef"));
+                                 ACLSIM_ASSIGN_OR_RETURN(auto x, args.Tensor(src, "src"));
+                                 return nn::CopyInto(api_name, z, x);
+                               });
 }
 
 aclnnStatus aclnnInplaceFillScalarGetWorkspaceSize(aclTensor* selfRef, const aclScalar* value,

@@ -6,6 +6,7 @@
 #include "aclnnop/aclnn_matmul.h"
 #include "aclnnop/aclnn_mm.h"
 #include "aclnnop/aclnn_mv.h"
+#include "api/aclnn/executor_cache.h"
 #include "api/aclnn/nn_call.h"
 #include "core/nn/ops.h"
 
@@ -18,14 +19,17 @@ namespace {
 aclnnStatus MatMulCall(const char* api_name, nn::MatmulKind kind, const aclTensor* self,
                        const aclTensor* mat2, const aclTensor* out, int8_t cube_math_type,
                        uint64_t* workspace_size, aclOpExecutor** executor) {
-  return api::FirstPhase(api_name, workspace_size, executor, [&]() -> Result<nn::ExecutorPtr> {
-    api::NnArgs args;
-    ACLSIM_ASSIGN_OR_RETURN(auto x, args.Tensor(self, "self"));
-    ACLSIM_ASSIGN_OR_RETURN(auto y,
-                            args.Tensor(mat2, kind == nn::MatmulKind::kMv ? "vec" : "mat2"));
-    ACLSIM_ASSIGN_OR_RETURN(auto z, args.Tensor(out, "out"));
-    return nn::MatMul(api_name, kind, x, y, z, cube_math_type);
-  });
+  api::NnCallKey key(api_name);
+  key.Plain(kind).Plain(cube_math_type).Tensor(self).Tensor(mat2).Tensor(out);
+  return api::CachedFirstPhase(
+      api_name, key, workspace_size, executor, [&]() -> Result<nn::ExecutorPtr> {
+        api::NnArgs args;
+        ACLSIM_ASSIGN_OR_RETURN(auto x, args.Tensor(self, "self"));
+        ACLSIM_ASSIGN_OR_RETURN(auto y,
+                                args.Tensor(mat2, kind == nn::MatmulKind::kMv ? "vec" : "mat2"));
+        ACLSIM_ASSIGN_OR_RETURN(auto z, args.Tensor(out, "out"));
+        return nn::MatMul(api_name, kind, x, y, z, cube_math_type);
+      });
 }
 
 aclnnStatus AddMatMulCall(const char* api_name, nn::AddMatmulKind kind, const aclTensor* self,
@@ -81,18 +85,17 @@ aclnnStatus aclnnBaddbmmGetWorkspaceSize(const aclTensor* self, const aclTensor*
 aclnnStatus aclnnInplaceBaddbmmGetWorkspaceSize(const aclTensor* selfRef, const aclTensor* batch1,
                                                 const aclTensor* batch2, const aclScalar* beta,
                                                 const aclScalar* alpha, int8_t cubeMathType,
-                                                uint64_t* workspaceSize,
-                                                aclOpExecutor** executor) {
-  return AddMatMulCall(__func__, nn::AddMatmulKind::kBaddbmm, selfRef, batch1, batch2, beta,
-                       alpha, nullptr, true, cubeMathType, workspaceSize, executor);
+                                                uint64_t* workspaceSize, aclOpExecutor** executor) {
+  return AddMatMulCall(__func__, nn::AddMatmulKind::kBaddbmm, selfRef, batch1, batch2, beta, alpha,
+                       nullptr, true, cubeMathType, workspaceSize, executor);
 }
 
 aclnnStatus aclnnAddbmmGetWorkspaceSize(const aclTensor* self, const aclTensor* batch1,
                                         const aclTensor* batch2, const aclScalar* beta,
                                         const aclScalar* alpha, aclTensor* out, int8_t cubeMathType,
                                         uint64_t* workspaceSize, aclOpExecutor** executor) {
-  return AddMatMulCall(__func__, nn::AddMatmulKind::kAddbmm, self, batch1, batch2, beta, alpha,
-                       out, false, cubeMathType, workspaceSize, executor);
+  return AddMatMulCall(__func__, nn::AddMatmulKind::kAddbmm, self, batch1, batch2, beta, alpha, out,
+                       false, cubeMathType, workspaceSize, executor);
 }
 
 aclnnStatus aclnnMmGetWorkspaceSize(const aclTensor* self, const aclTensor* mat2, aclTensor* out,

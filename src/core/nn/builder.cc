@@ -46,17 +46,6 @@ ops::TensorDesc IntsDesc(const std::vector<int64_t>& values) {
   return desc;
 }
 
-// A step's name in the profiler's timeline and op summary: the aclnn operator (its first
-// phase's name without GetWorkspaceSize) and the kernel, "aclnnAdd_Add".
-std::string ProfileName(const std::string& api_name, const std::string& type) {
-  constexpr std::string_view kSuffix = "GetWorkspaceSize";
-  std::string_view op = api_name;
-  if (op.size() > kSuffix.size() && op.substr(op.size() - kSuffix.size()) == kSuffix) {
-    op.remove_suffix(kSuffix.size());
-  }
-  return fmt::format("{}_{}", op, type);
-}
-
 }  // namespace
 
 std::string ShapeString(const std::vector<int64_t>& dims) {
@@ -163,6 +152,7 @@ Result<Value> Builder::AddSlot(const NnTensor* tensor, const char* what, bool op
   } else {
     slot = static_cast<uint32_t>(executor_->slots.size());
     executor_->slots.push_back({tensor->data, 0});
+    executor_->slot_sources.push_back(tensor);
     slot_of_.emplace(tensor, slot);
   }
   if (input) executor_->input_slots.push_back(static_cast<int32_t>(slot));
@@ -359,7 +349,7 @@ Result<size_t> Builder::AddStep(const std::string& type, std::vector<ops::Tensor
   step.kernel = std::move(kernel.value());
   step.inputs = std::move(refs);
   step.outputs.resize(num_outputs);
-  step.op_name = ProfileName(name_, type);
+  step.op_name = name_ + "_" + type;
   for (const Ref& ref : step.inputs) {
     if (ref.kind == Ref::Kind::kSlot) {
       Slot& slot = executor_->slots[ref.slot];

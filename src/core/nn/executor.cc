@@ -7,6 +7,18 @@
 
 namespace aclsim::core::nn {
 
+std::shared_ptr<Executor> Executor::Clone() const {
+  auto copy = MakeHandleObject<Executor>();
+  copy->name = name;
+  copy->slots = slots;
+  copy->input_slots = input_slots;
+  copy->output_slots = output_slots;
+  copy->lists = lists;
+  copy->steps = steps;
+  copy->workspace_size = workspace_size;
+  return copy;
+}
+
 Status Executor::Launch(Stream& stream, void* workspace, uint64_t workspace_size_given) const {
   if (workspace_size_given < workspace_size) {
     return Err(StatusCode::kInvalidParam,

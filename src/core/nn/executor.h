@@ -81,6 +81,12 @@ class Executor {
   uint64_t workspace_size = 0;
   std::atomic<bool> repeatable{false};
   std::atomic<bool> launched{false};
+  // The tensor object each slot was made from, while the first phase runs (the executor
+  // cache maps slots to a later call's tensors with it); never dereferenced.
+  std::vector<const void*> slot_sources;
+
+  // A fresh (single-use, not launched) copy sharing the compiled kernels.
+  std::shared_ptr<Executor> Clone() const;
 
   // Enqueues every step on `stream`. The workspace must hold workspace_size bytes.
   Status Launch(Stream& stream, void* workspace, uint64_t workspace_size_given) const;

@@ -112,6 +112,50 @@ TEST_F(AclnnTest, MixedFloatPairsNeedNoWorkspace) {
   aclDestroyScalar(two);
 }
 
+// Repeated identical first phases reuse the executor built the first time (the executor
+// cache): each call still reads and writes its own tensors, and a call that differs in any
+// metadata, scalar, aliasing or device builds its own.
+TEST_F(AclnnTest, RepeatedFirstPhasesUseTheirOwnTensors) {
+  aclScalar* one = Float(1);
+  aclScalar* two = Float(2);
+  for (int round = 0; round < 3; ++round) {
+    DeviceArray<float> a({1.0f + round, 2}), b({10, 20}), c(std::vector<float>(2));
+    ASSERT_EQ(ACLNN_RUN(stream_, Add, a.View({2}, ACL_FLOAT), b.View({2}, ACL_FLOAT), one,
+                        c.View({2}, ACL_FLOAT)),
+              ACLNN_SUCCESS);
+    EXPECT_EQ(c.Read(), (std::vector<float>{11.0f + round, 22}));
+    // Another alpha, the same tensor twice, a strided out: each its own executor.
+    ASSERT_EQ(ACLNN_RUN(stream_, Add, a.View({2}, ACL_FLOAT), b.View({2}, ACL_FLOAT), two,
+                        c.View({2}, ACL_FLOAT)),
+              ACLNN_SUCCESS);
+    EXPECT_EQ(c.Read(), (std::vector<float>{21.0f + round, 42}));
+    aclTensor* same = a.View({2}, ACL_FLOAT);
+    ASSERT_EQ(ACLNN_RUN(stream_, Add, same, same, one, c.View({2}, ACL_FLOAT)), ACLNN_SUCCESS);
+    EXPECT_EQ(c.Read(), (std::vector<float>{2.0f + 2 * round, 4}));
+    ASSERT_EQ(ACLNN_RUN(stream_, Add, a.View({1}, ACL_FLOAT, {1}, 1), b.View({1}, ACL_FLOAT), one,
+                        c.View({1}, ACL_FLOAT)),
+              ACLNN_SUCCESS);
+    EXPECT_EQ(c.Read()[0], 12);
+  }
+  // A cached executor made repeatable follows new addresses like any other.
+  DeviceArray<float> a({1, 2}), b({3, 4}), c(std::vector<float>(2)), d({5, 6});
+  uint64_t ws = 0;
+  aclOpExecutor* ex = nullptr;
+  aclTensor* in = a.View({2}, ACL_FLOAT);
+  ASSERT_EQ(aclnnAddGetWorkspaceSize(in, b.View({2}, ACL_FLOAT), one, c.View({2}, ACL_FLOAT), &ws,
+                                     &ex),
+            ACLNN_SUCCESS);
+  ASSERT_EQ(aclSetAclOpExecutorRepeatable(ex), ACLNN_SUCCESS);
+  ASSERT_EQ(aclnnAdd(nullptr, 0, ex, stream_), ACLNN_SUCCESS);
+  ASSERT_EQ(aclSetInputTensorAddr(ex, 0, in, d.data()), ACLNN_SUCCESS);
+  ASSERT_EQ(aclnnAdd(nullptr, 0, ex, stream_), ACLNN_SUCCESS);
+  ASSERT_EQ(aclrtSynchronizeStream(stream_), ACL_SUCCESS);
+  EXPECT_EQ(c.Read(), (std::vector<float>{8, 10}));
+  EXPECT_EQ(aclDestroyAclOpExecutor(ex), ACLNN_SUCCESS);
+  aclDestroyScalar(one);
+  aclDestroyScalar(two);
+}
+
 TEST_F(AclnnTest, InPlaceAndScalarForms) {
   DeviceArray<float> a({1, 2, 3, 4});
   DeviceArray<float> b({1, 1, 1, 1});
