@@ -105,7 +105,8 @@ BENCHMARK(BM_ReferenceMemcpyAsyncEnqueue)->UseManualTime();
 
 void BM_AclnnAddBothPhases(benchmark::State& state) {
   Fixture& acl = Acl();
-  DeviceTensor a({16, 64}, ACL_FLOAT16, 2), b({16, 64}, ACL_FLOAT16, 2), c({16, 64}, ACL_FLOAT16, 2);
+  DeviceTensor a({16, 64}, ACL_FLOAT16, 2), b({16, 64}, ACL_FLOAT16, 2),
+      c({16, 64}, ACL_FLOAT16, 2);
   float one_value = 1;
   aclScalar* one = aclCreateScalar(&one_value, ACL_FLOAT);
   TimedCalls(state, acl.stream, [&] {
@@ -120,7 +121,8 @@ BENCHMARK(BM_AclnnAddBothPhases)->UseManualTime();
 
 void BM_AclnnAddRepeatableSecondPhase(benchmark::State& state) {
   Fixture& acl = Acl();
-  DeviceTensor a({16, 64}, ACL_FLOAT16, 2), b({16, 64}, ACL_FLOAT16, 2), c({16, 64}, ACL_FLOAT16, 2);
+  DeviceTensor a({16, 64}, ACL_FLOAT16, 2), b({16, 64}, ACL_FLOAT16, 2),
+      c({16, 64}, ACL_FLOAT16, 2);
   float one_value = 1;
   aclScalar* one = aclCreateScalar(&one_value, ACL_FLOAT);
   uint64_t ws = 0;
@@ -163,8 +165,9 @@ constexpr int64_t kHeads = 8, kSeq = 256, kDim = 64;
 
 void BM_AclnnAttentionFp16Functional(benchmark::State& state) {
   Fixture& acl = Acl();
-  DeviceTensor q({1, kHeads, kSeq, kDim}, ACL_FLOAT16, 2), k({1, kHeads, kSeq, kDim}, ACL_FLOAT16, 2),
-      v({1, kHeads, kSeq, kDim}, ACL_FLOAT16, 2), o({1, kHeads, kSeq, kDim}, ACL_FLOAT16, 2);
+  DeviceTensor q({1, kHeads, kSeq, kDim}, ACL_FLOAT16, 2),
+      k({1, kHeads, kSeq, kDim}, ACL_FLOAT16, 2), v({1, kHeads, kSeq, kDim}, ACL_FLOAT16, 2),
+      o({1, kHeads, kSeq, kDim}, ACL_FLOAT16, 2);
   aclTensorList* kl = aclCreateTensorList(&k.tensor, 1);
   aclTensorList* vl = aclCreateTensorList(&v.tensor, 1);
   char layout[] = "BNSD";
@@ -224,14 +227,16 @@ class RatioReporter : public aclsim::bench::TimesReporter {
                 second, enqueue, second / enqueue);
     const double mm = TimeOf("BM_AclnnMatmul1024Functional");
     const double eigen = TimeOf("BM_ReferenceEigenGemm1024");
-    std::printf("aclnnMatmul fp32 1024^3   %8.1f ms vs Eigen directly %8.1f ms = %5.2fx the "
-                "direct speed\n",
-                mm, eigen, mm > 0 ? eigen / mm : 0);
+    std::printf(
+        "aclnnMatmul fp32 1024^3   %8.1f ms vs Eigen directly %8.1f ms = %5.2fx the "
+        "direct speed\n",
+        mm, eigen, mm > 0 ? eigen / mm : 0);
     const double att = TimeOf("BM_AclnnAttentionFp16Functional");
     const double ref = TimeOf("BM_ReferenceEigenAttention");
-    std::printf("attention fp16 8x256x64   %8.1f ms vs Eigen f32 directly %5.1f ms = %5.2fx the "
-                "direct speed\n",
-                att, ref, att > 0 ? ref / att : 0);
+    std::printf(
+        "attention fp16 8x256x64   %8.1f ms vs Eigen f32 directly %5.1f ms = %5.2fx the "
+        "direct speed\n",
+        att, ref, att > 0 ? ref / att : 0);
   }
 };
 

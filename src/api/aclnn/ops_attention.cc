@@ -103,6 +103,62 @@ Result<nn::ExecutorPtr> Build(const char* api_name, const Common& c) {
   return nn::FusedInferAttention(api_name, call);
 }
 
+// The arguments of a prefill (prompt) call: one key and one value tensor, defaults for the
+// rest.
+Common Prefill(const aclTensor* query, const aclTensor* key, const aclTensor* value,
+               const aclTensor* pse, const aclTensor* mask, int64_t heads, double scale,
+               const char* layout, int64_t kv_heads, const aclTensor* out) {
+  Common c{};
+  c.query = query;
+  c.key_tensor = key;
+  c.value_tensor = value;
+  c.pse = pse;
+  c.mask = mask;
+  c.num_heads = heads;
+  c.scale = scale;
+  c.pre_tokens = 2147483647;
+  c.next_tokens = 2147483647;
+  c.layout = layout;
+  c.kv_heads = kv_heads;
+  c.inner_precise = 1;
+  c.out = out;
+  return c;
+}
+
+// The arguments of a decode (incremental) call: key/value lists and their lengths, no band.
+Common Decode(const aclTensor* query, const aclTensorList* key, const aclTensorList* value,
+              const aclTensor* pse, const aclTensor* mask, const aclIntArray* kv_lengths,
+              int64_t heads, double scale, const char* layout, int64_t kv_heads,
+              int64_t inner_precise, int64_t block_size, const aclTensor* out) {
+  Common c{};
+  c.query = query;
+  c.key = key;
+  c.value = value;
+  c.kv_lengths = kv_lengths;
+  c.pse = pse;
+  c.mask = mask;
+  c.num_heads = heads;
+  c.scale = scale;
+  c.pre_tokens = 2147483647;
+  c.next_tokens = 2147483647;
+  c.layout = layout;
+  c.kv_heads = kv_heads;
+  c.inner_precise = inner_precise;
+  c.block_size = block_size;
+  c.out = out;
+  return c;
+}
+
+// The first phase of `c`, refusing every argument of `refused` that is not NULL.
+aclnnStatus BuildWithout(const char* api_name, const Common& c,
+                         std::initializer_list<std::pair<const void*, const char*>> refused,
+                         uint64_t* workspace_size, aclOpExecutor** executor) {
+  return api::FirstPhase(api_name, workspace_size, executor, [&]() -> Result<nn::ExecutorPtr> {
+    ACLSIM_RETURN_IF_ERROR(RequireAbsent(api_name, refused));
+    return Build(api_name, c);
+  });
+}
+
 }  // namespace
 
 extern "C" {
@@ -130,10 +186,16 @@ aclnnStatus aclnnFusedInferAttentionScoreGetWorkspaceSize(
                                                     {blockTable, "blockTable"},
                                                     {queryPaddingSize, "queryPaddingSize"},
                                                     {kvPaddingSize, "kvPaddingSize"}}));
-    return Build(api_name, {query, key, value, nullptr, nullptr, actualSeqLengths,
-                            actualSeqLengthsKv, pseShift, attenMask, numHeads, scaleValue,
-                            preTokens, nextTokens, inputLayout, numKeyValueHeads, sparseMode,
-                            innerPrecise, blockSize, softmaxLseFlag, attentionOut, softmaxLse});
+    Common c =
+        Decode(query, key, value, pseShift, attenMask, actualSeqLengthsKv, numHeads, scaleValue,
+               inputLayout, numKeyValueHeads, innerPrecise, blockSize, attentionOut);
+    c.q_lengths = actualSeqLengths;
+    c.pre_tokens = preTokens;
+    c.next_tokens = nextTokens;
+    c.sparse_mode = sparseMode;
+    c.lse_flag = softmaxLseFlag;
+    c.lse = softmaxLse;
+    return Build(api_name, c);
   });
 }
 
@@ -175,11 +237,16 @@ aclnnStatus aclnnFusedInferAttentionScoreV2GetWorkspaceSize(
                    {keySharedPrefixOptional, "keySharedPrefixOptional"},
                    {valueSharedPrefixOptional, "valueSharedPrefixOptional"},
                    {actualSharedPrefixLenOptional, "actualSharedPrefixLenOptional"}}));
-    return Build(api_name,
-                 {query, key, value, nullptr, nullptr, actualSeqLengthsOptional,
-                  actualSeqLengthsKvOptional, pseShiftOptional, attenMaskOptional, numHeads,
-                  scaleValue, preTokens, nextTokens, inputLayout, numKeyValueHeads, sparseMode,
-                  innerPrecise, blockSize, softmaxLseFlag, attentionOut, softmaxLse});
+    Common c = Decode(query, key, value, pseShiftOptional, attenMaskOptional,
+                      actualSeqLengthsKvOptional, numHeads, scaleValue, inputLayout,
+                      numKeyValueHeads, innerPrecise, blockSize, attentionOut);
+    c.q_lengths = actualSeqLengthsOptional;
+    c.pre_tokens = preTokens;
+    c.next_tokens = nextTokens;
+    c.sparse_mode = sparseMode;
+    c.lse_flag = softmaxLseFlag;
+    c.lse = softmaxLse;
+    return Build(api_name, c);
   });
 }
 
@@ -191,12 +258,12 @@ aclnnStatus aclnnPromptFlashAttentionGetWorkspaceSize(
     double scaleValue, int64_t preTokens, int64_t nextTokens, char* inputLayout,
     int64_t numKeyValueHeads, const aclTensor* attentionOut, uint64_t* workspaceSize,
     aclOpExecutor** executor) {
-  const char* api_name = __func__;
-  return api::FirstPhase(api_name, workspaceSize, executor, [&]() -> Result<nn::ExecutorPtr> {
-    return Build(api_name, {query, nullptr, nullptr, key, value, actualSeqLengths, nullptr,
-                            pseShift, attenMask, numHeads, scaleValue, preTokens, nextTokens,
-                            inputLayout, numKeyValueHeads, 0, 1, 0, false, attentionOut, nullptr});
-  });
+  Common c = Prefill(query, key, value, pseShift, attenMask, numHeads, scaleValue, inputLayout,
+                     numKeyValueHeads, attentionOut);
+  c.q_lengths = actualSeqLengths;
+  c.pre_tokens = preTokens;
+  c.next_tokens = nextTokens;
+  return BuildWithout(__func__, c, {}, workspaceSize, executor);
 }
 
 aclnnStatus aclnnPromptFlashAttentionV3GetWorkspaceSize(
@@ -207,18 +274,21 @@ aclnnStatus aclnnPromptFlashAttentionV3GetWorkspaceSize(
     int64_t numHeads, double scaleValue, int64_t preTokens, int64_t nextTokens, char* inputLayout,
     int64_t numKeyValueHeads, int64_t sparseMode, int64_t innerPrecise,
     const aclTensor* attentionOut, uint64_t* workspaceSize, aclOpExecutor** executor) {
-  const char* api_name = __func__;
-  return api::FirstPhase(api_name, workspaceSize, executor, [&]() -> Result<nn::ExecutorPtr> {
-    ACLSIM_RETURN_IF_ERROR(RequireAbsent(api_name, {{deqScale1, "deqScale1"},
-                                                    {quantScale1, "quantScale1"},
-                                                    {deqScale2, "deqScale2"},
-                                                    {quantScale2, "quantScale2"},
-                                                    {quantOffset2, "quantOffset2"}}));
-    return Build(api_name, {query, nullptr, nullptr, key, value, actualSeqLengths,
-                            actualSeqLengthsKv, pseShift, attenMask, numHeads, scaleValue,
-                            preTokens, nextTokens, inputLayout, numKeyValueHeads, sparseMode,
-                            innerPrecise, 0, false, attentionOut, nullptr});
-  });
+  Common c = Prefill(query, key, value, pseShift, attenMask, numHeads, scaleValue, inputLayout,
+                     numKeyValueHeads, attentionOut);
+  c.q_lengths = actualSeqLengths;
+  c.kv_lengths = actualSeqLengthsKv;
+  c.pre_tokens = preTokens;
+  c.next_tokens = nextTokens;
+  c.sparse_mode = sparseMode;
+  c.inner_precise = innerPrecise;
+  return BuildWithout(__func__, c,
+                      {{deqScale1, "deqScale1"},
+                       {quantScale1, "quantScale1"},
+                       {deqScale2, "deqScale2"},
+                       {quantScale2, "quantScale2"},
+                       {quantOffset2, "quantOffset2"}},
+                      workspaceSize, executor);
 }
 
 // Decode: key and value lists (one tensor each); actualSeqLengths are the key/value lengths.
@@ -227,12 +297,9 @@ aclnnStatus aclnnIncreFlashAttentionGetWorkspaceSize(
     const aclTensor* pseShift, const aclTensor* attenMask, const aclIntArray* actualSeqLengths,
     int64_t numHeads, double scaleValue, char* inputLayout, int64_t numKeyValueHeads,
     const aclTensor* attentionOut, uint64_t* workspaceSize, aclOpExecutor** executor) {
-  const char* api_name = __func__;
-  return api::FirstPhase(api_name, workspaceSize, executor, [&]() -> Result<nn::ExecutorPtr> {
-    return Build(api_name, {query, key, value, nullptr, nullptr, nullptr, actualSeqLengths,
-                            pseShift, attenMask, numHeads, scaleValue, 2147483647, 2147483647,
-                            inputLayout, numKeyValueHeads, 0, 1, 0, false, attentionOut, nullptr});
-  });
+  const Common c = Decode(query, key, value, pseShift, attenMask, actualSeqLengths, numHeads,
+                          scaleValue, inputLayout, numKeyValueHeads, 1, 0, attentionOut);
+  return BuildWithout(__func__, c, {}, workspaceSize, executor);
 }
 
 aclnnStatus aclnnIncreFlashAttentionV3GetWorkspaceSize(
@@ -244,23 +311,14 @@ aclnnStatus aclnnIncreFlashAttentionV3GetWorkspaceSize(
     double scaleValue, char* inputLayout, int64_t numKeyValueHeads, int64_t blockSize,
     int64_t innerPrecise, const aclTensor* attentionOut, uint64_t* workspaceSize,
     aclOpExecutor** executor) {
-  const char* api_name = __func__;
-  return api::FirstPhase(api_name, workspaceSize, executor, [&]() -> Result<nn::ExecutorPtr> {
-    ACLSIM_RETURN_IF_ERROR(RequireAbsent(api_name, {{dequantScale1, "dequantScale1"},
-                                                    {quantScale1, "quantScale1"},
-                                                    {dequantScale2, "dequantScale2"},
-                                                    {quantScale2, "quantScale2"},
-                                                    {quantOffset2, "quantOffset2"},
-                                                    {antiquantScale, "antiquantScale"},
-                                                    {antiquantOffset, "antiquantOffset"},
-                                                    {blocktable, "blocktable"}}));
-    return Build(api_name, {query, key, value, nullptr, nullptr, nullptr, actualSeqLengths,
-                            pseShift, attenMask, numHeads, scaleValue, 2147483647, 2147483647,
-                            inputLayout, numKeyValueHeads, 0, innerPrecise, blockSize, false,
-                            attentionOut, nullptr});
-  });
+  return aclnnIncreFlashAttentionV4GetWorkspaceSize(
+      query, key, value, pseShift, attenMask, actualSeqLengths, dequantScale1, quantScale1,
+      dequantScale2, quantScale2, quantOffset2, antiquantScale, antiquantOffset, blocktable,
+      nullptr, numHeads, scaleValue, inputLayout, numKeyValueHeads, blockSize, innerPrecise,
+      attentionOut, workspaceSize, executor);
 }
 
+// V4 is V3 with kvPaddingSize; errors name the entry the caller called.
 aclnnStatus aclnnIncreFlashAttentionV4GetWorkspaceSize(
     const aclTensor* query, const aclTensorList* key, const aclTensorList* value,
     const aclTensor* pseShift, const aclTensor* attenMask, const aclIntArray* actualSeqLengths,
@@ -268,24 +326,22 @@ aclnnStatus aclnnIncreFlashAttentionV4GetWorkspaceSize(
     const aclTensor* quantScale2, const aclTensor* quantOffset2, const aclTensor* antiquantScale,
     const aclTensor* antiquantOffset, const aclTensor* blocktable, const aclTensor* kvPaddingSize,
     int64_t numHeads, double scaleValue, char* inputLayout, int64_t numKeyValueHeads,
-    int64_t blockSize, int64_t innerPrecise, const aclTensor* attentionOut,
-    uint64_t* workspaceSize, aclOpExecutor** executor) {
-  const char* api_name = __func__;
-  return api::FirstPhase(api_name, workspaceSize, executor, [&]() -> Result<nn::ExecutorPtr> {
-    ACLSIM_RETURN_IF_ERROR(RequireAbsent(api_name, {{dequantScale1, "dequantScale1"},
-                                                    {quantScale1, "quantScale1"},
-                                                    {dequantScale2, "dequantScale2"},
-                                                    {quantScale2, "quantScale2"},
-                                                    {quantOffset2, "quantOffset2"},
-                                                    {antiquantScale, "antiquantScale"},
-                                                    {antiquantOffset, "antiquantOffset"},
-                                                    {blocktable, "blocktable"},
-                                                    {kvPaddingSize, "kvPaddingSize"}}));
-    return Build(api_name, {query, key, value, nullptr, nullptr, nullptr, actualSeqLengths,
-                            pseShift, attenMask, numHeads, scaleValue, 2147483647, 2147483647,
-                            inputLayout, numKeyValueHeads, 0, innerPrecise, blockSize, false,
-                            attentionOut, nullptr});
-  });
+    int64_t blockSize, int64_t innerPrecise, const aclTensor* attentionOut, uint64_t* workspaceSize,
+    aclOpExecutor** executor) {
+  const Common c =
+      Decode(query, key, value, pseShift, attenMask, actualSeqLengths, numHeads, scaleValue,
+             inputLayout, numKeyValueHeads, innerPrecise, blockSize, attentionOut);
+  return BuildWithout(__func__, c,
+                      {{dequantScale1, "dequantScale1"},
+                       {quantScale1, "quantScale1"},
+                       {dequantScale2, "dequantScale2"},
+                       {quantScale2, "quantScale2"},
+                       {quantOffset2, "quantOffset2"},
+                       {antiquantScale, "antiquantScale"},
+                       {antiquantOffset, "antiquantOffset"},
+                       {blocktable, "blocktable"},
+                       {kvPaddingSize, "kvPaddingSize"}},
+                      workspaceSize, executor);
 }
 
 }  // extern "C"

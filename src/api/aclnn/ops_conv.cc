@@ -16,10 +16,9 @@ aclnnStatus aclnnConvolutionGetWorkspaceSize(const aclTensor* input, const aclTe
                                              const aclTensor* bias, const aclIntArray* stride,
                                              const aclIntArray* padding,
                                              const aclIntArray* dilation, bool transposed,
-                                             const aclIntArray* outputPadding,
-                                             const int64_t groups, aclTensor* output,
-                                             int8_t cubeMathType, uint64_t* workspaceSize,
-                                             aclOpExecutor** executor) {
+                                             const aclIntArray* outputPadding, const int64_t groups,
+                                             aclTensor* output, int8_t cubeMathType,
+                                             uint64_t* workspaceSize, aclOpExecutor** executor) {
   const char* api_name = __func__;
   return api::FirstPhase(api_name, workspaceSize, executor, [&]() -> Result<nn::ExecutorPtr> {
     api::NnArgs args;

@@ -33,13 +33,10 @@ aclnnStatus LayerNormCall(const char* api_name, const aclTensor* input,
 
 extern "C" {
 
-aclnnStatus aclnnLayerNormGetWorkspaceSize(const aclTensor* input,
-                                           const aclIntArray* normalizedShape,
-                                           const aclTensor* weightOptional,
-                                           const aclTensor* biasOptional, double eps,
-                                           aclTensor* out, aclTensor* meanOutOptional,
-                                           aclTensor* rstdOutOptional, uint64_t* workspaceSize,
-                                           aclOpExecutor** executor) {
+aclnnStatus aclnnLayerNormGetWorkspaceSize(
+    const aclTensor* input, const aclIntArray* normalizedShape, const aclTensor* weightOptional,
+    const aclTensor* biasOptional, double eps, aclTensor* out, aclTensor* meanOutOptional,
+    aclTensor* rstdOutOptional, uint64_t* workspaceSize, aclOpExecutor** executor) {
   return LayerNormCall(__func__, input, normalizedShape, weightOptional, biasOptional, eps, out,
                        meanOutOptional, rstdOutOptional, 0, workspaceSize, executor);
 }
@@ -54,8 +51,8 @@ aclnnStatus aclnnLayerNormWithImplModeGetWorkspaceSize(
 }
 
 aclnnStatus aclnnGroupNormGetWorkspaceSize(const aclTensor* self, const aclTensor* gamma,
-                                           const aclTensor* beta, int64_t N, int64_t C,
-                                           int64_t HxW, int64_t group, double eps, aclTensor* out,
+                                           const aclTensor* beta, int64_t N, int64_t C, int64_t HxW,
+                                           int64_t group, double eps, aclTensor* out,
                                            aclTensor* meanOut, aclTensor* rstdOut,
                                            uint64_t* workspaceSize, aclOpExecutor** executor) {
   const char* api_name = __func__;

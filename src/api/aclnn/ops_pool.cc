@@ -24,10 +24,9 @@ namespace {
 
 using Mode = nn::UpsampleMode;
 
-aclnnStatus UpsampleCall(const char* api_name, Mode mode, bool align_corners,
-                         const aclTensor* self, const aclIntArray* output_size,
-                         std::vector<double> scales, const aclTensor* out,
-                         uint64_t* workspace_size, aclOpExecutor** executor) {
+aclnnStatus UpsampleCall(const char* api_name, Mode mode, bool align_corners, const aclTensor* self,
+                         const aclIntArray* output_size, std::vector<double> scales,
+                         const aclTensor* out, uint64_t* workspace_size, aclOpExecutor** executor) {
   return api::FirstPhase(api_name, workspace_size, executor, [&]() -> Result<nn::ExecutorPtr> {
     api::NnArgs args;
     ACLSIM_ASSIGN_OR_RETURN(auto x, args.Tensor(self, "self"));
@@ -42,12 +41,11 @@ aclnnStatus UpsampleCall(const char* api_name, Mode mode, bool align_corners,
 extern "C" {
 
 aclnnStatus aclnnAvgPool2dGetWorkspaceSize(const aclTensor* self, const aclIntArray* kernelSize,
-                                           const aclIntArray* strides,
-                                           const aclIntArray* paddings, const bool ceilMode,
-                                           const bool countIncludePad,
-                                           const int64_t divisorOverride,
-                                           const int8_t cubeMathType, aclTensor* out,
-                                           uint64_t* workspaceSize, aclOpExecutor** executor) {
+                                           const aclIntArray* strides, const aclIntArray* paddings,
+                                           const bool ceilMode, const bool countIncludePad,
+                                           const int64_t divisorOverride, const int8_t cubeMathType,
+                                           aclTensor* out, uint64_t* workspaceSize,
+                                           aclOpExecutor** executor) {
   const char* api_name = __func__;
   return api::FirstPhase(api_name, workspaceSize, executor, [&]() -> Result<nn::ExecutorPtr> {
     api::NnArgs args;
@@ -157,8 +155,8 @@ aclnnStatus aclnnUpsampleBicubic2dGetWorkspaceSize(const aclTensor* self,
 aclnnStatus aclnnUpsampleTrilinear3dGetWorkspaceSize(const aclTensor* self,
                                                      const aclIntArray* outputSize,
                                                      bool alignCorners, double scalesD,
-                                                     double scalesH, double scalesW,
-                                                     aclTensor* out, uint64_t* workspaceSize,
+                                                     double scalesH, double scalesW, aclTensor* out,
+                                                     uint64_t* workspaceSize,
                                                      aclOpExecutor** executor) {
   return UpsampleCall(__func__, Mode::kLinear, alignCorners, self, outputSize,
                       {scalesD, scalesH, scalesW}, out, workspaceSize, executor);

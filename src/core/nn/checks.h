@@ -27,4 +27,11 @@ inline Status RequireSameShape(const Builder& b, const Value& a, const Value& ou
              fmt::join(a.dims, ", "), out_what, fmt::join(out.dims, ", "));
 }
 
+inline Status RequireSameDtype(const Builder& b, const Value& a, const Value& out,
+                               const char* a_what, const char* out_what) {
+  if (a.dtype == out.dtype) return Status::Ok();
+  return Err(StatusCode::kInvalidParam, "{}: {} is {} but {} is {}; they must match", b.name(),
+             out_what, ops::DataTypeName(out.dtype), a_what, ops::DataTypeName(a.dtype));
+}
+
 }  // namespace aclsim::core::nn::checks

@@ -35,12 +35,12 @@ Result<ExecutorPtr> BinaryArith(const char* name, Arith arith, const NnTensor* s
 
 // How a unary op chooses the dtype it computes in.
 enum class UnaryRule {
-  kSame,       // self's dtype (Abs, Neg, Relu, Sign): integers stay integers
-  kFloatOut,   // floats: self's; integers/bool: out's (which must be floating)
-  kFloatOnly,  // self's, which must be floating (LeakyRelu, Elu)
-  kIntsCopied, // floats: self's; integers are copied unchanged (Floor)
-  kPredicate,  // self floating, out bool (IsFinite, IsInf)
-  kLogical,    // self read as bool, the bool result cast to out's dtype (LogicalNot)
+  kSame,        // self's dtype (Abs, Neg, Relu, Sign): integers stay integers
+  kFloatOut,    // floats: self's; integers/bool: out's (which must be floating)
+  kFloatOnly,   // self's, which must be floating (LeakyRelu, Elu)
+  kIntsCopied,  // floats: self's; integers are copied unchanged (Floor)
+  kPredicate,   // self floating, out bool (IsFinite, IsInf)
+  kLogical,     // self read as bool, the bool result cast to out's dtype (LogicalNot)
 };
 
 // out = kernel(self) for an op-library elementwise kernel with `attrs`. out null: in place.
@@ -105,9 +105,9 @@ Result<ExecutorPtr> MatMul(const char* name, MatmulKind kind, const NnTensor* se
                            const NnTensor* mat2, const NnTensor* out, int8_t cube_math_type);
 
 enum class AddMatmulKind {
-  kAddmm,     // mat1 (m, k) @ mat2 (k, n)
-  kBaddbmm,   // batch1 (b, m, k) @ batch2 (b, k, n), per batch
-  kAddbmm,    // the same, summed over the batch: (m, n)
+  kAddmm,    // mat1 (m, k) @ mat2 (k, n)
+  kBaddbmm,  // batch1 (b, m, k) @ batch2 (b, k, n), per batch
+  kAddbmm,   // the same, summed over the batch: (m, n)
 };
 // out = beta * self + alpha * (mat1 @ mat2) (self broadcast to the result; beta 0: self not
 // read); out null: into self in place. The product on the cube as MatMul's cubeMathType says,
@@ -284,10 +284,10 @@ Result<ExecutorPtr> Upsample(const char* name, UpsampleMode mode, bool align_cor
 // (weight / bias null: 1 / 0); meanOut / rstdOut (may be null): input's dims with those set
 // to 1, f32 or input's dtype. implMode 0-2 (2: every tensor f16) changes nothing here.
 Result<ExecutorPtr> LayerNorm(const char* name, const NnTensor* input,
-                              const std::vector<int64_t>& normalized_shape,
-                              const NnTensor* weight, const NnTensor* bias, double eps,
-                              const NnTensor* out, const NnTensor* mean_out,
-                              const NnTensor* rstd_out, int32_t impl_mode);
+                              const std::vector<int64_t>& normalized_shape, const NnTensor* weight,
+                              const NnTensor* bias, double eps, const NnTensor* out,
+                              const NnTensor* mean_out, const NnTensor* rstd_out,
+                              int32_t impl_mode);
 // out = each of `group` groups of C / group channels of each sample normalised, then
 // * gamma[c] + beta[c] (null: 1 / 0); meanOut / rstdOut (N, group), may be null.
 Result<ExecutorPtr> GroupNorm(const char* name, const NnTensor* self, const NnTensor* gamma,

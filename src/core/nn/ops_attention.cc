@@ -67,9 +67,8 @@ Result<Value> LengthsMask(const Builder& b, const AttentionArgs& args, int64_t b
   for (int64_t n = 0; n < batch; ++n) {
     for (int64_t i = 0; i < s; ++i) {
       for (int64_t j = 0; j < skv; ++j) {
-        bytes[at++] = (i >= q_len[static_cast<size_t>(n)] || j >= kv_len[static_cast<size_t>(n)])
-                          ? 1
-                          : 0;
+        bytes[at++] =
+            (i >= q_len[static_cast<size_t>(n)] || j >= kv_len[static_cast<size_t>(n)]) ? 1 : 0;
       }
     }
   }

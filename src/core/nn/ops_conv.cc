@@ -45,7 +45,10 @@ Result<std::vector<std::pair<int64_t, int64_t>>> Pads(const Builder& b,
   if (!ok || negative) {
     return Err(StatusCode::kInvalidParam,
                "{}: padding {} must be {} non-negative values for a {}-D convolution", b.name(),
-               ShapeString(padding), spatial == 1 ? "1 or 2" : spatial == 2 ? "2 or 4" : "3",
+               ShapeString(padding),
+               spatial == 1   ? "1 or 2"
+               : spatial == 2 ? "2 or 4"
+                              : "3",
                spatial);
   }
   if (n == 2 * spatial) {
@@ -87,8 +90,8 @@ Result<ExecutorPtr> Convolution(const char* name, const ConvArgs& args) {
   ACLSIM_ASSIGN_OR_RETURN(Value bias, b.Input(args.bias, "bias", true));
   ACLSIM_ASSIGN_OR_RETURN(Value z, b.Output(args.output, args.output_what));
   ACLSIM_RETURN_IF_ERROR(b.Begin());
-  for (const auto& [v, what] : {std::pair{&x, args.input_what}, std::pair{&w, "weight"},
-                                std::pair{&z, args.output_what}}) {
+  for (const auto& [v, what] :
+       {std::pair{&x, args.input_what}, std::pair{&w, "weight"}, std::pair{&z, args.output_what}}) {
     ACLSIM_RETURN_IF_ERROR(checks::RequireNnFloat(b, *v, what));
   }
   if (x.rank() < 3 || x.rank() > 5 || w.rank() != x.rank()) {
@@ -133,8 +136,8 @@ Result<ExecutorPtr> Convolution(const char* name, const ConvArgs& args) {
     if (args.transposed) {
       if (out_pad[k] >= stride[k] && out_pad[k] >= dilation[k]) {
         return Err(StatusCode::kInvalidParam,
-                   "{}: outputPadding {} must be smaller than the stride or the dilation",
-                   b.name(), ShapeString(out_pad));
+                   "{}: outputPadding {} must be smaller than the stride or the dilation", b.name(),
+                   ShapeString(out_pad));
       }
       o = (in - 1) * stride[k] - pads[k].first - pads[k].second + span + out_pad[k];
     } else {
@@ -152,7 +155,8 @@ Result<ExecutorPtr> Convolution(const char* name, const ConvArgs& args) {
     return Err(StatusCode::kInvalidParam, "{}: {} has shape {} but the convolution gives {}",
                b.name(), args.output_what, ShapeString(z.dims), ShapeString(want));
   }
-  if (bias.present() && (bias.rank() != 1 || bias.dims[0] != cout || !checks::IsNnFloat(bias.dtype))) {
+  if (bias.present() &&
+      (bias.rank() != 1 || bias.dims[0] != cout || !checks::IsNnFloat(bias.dtype))) {
     return Err(StatusCode::kInvalidParam, "{}: bias is {} {}; it must be a float [{}]", b.name(),
                ops::DataTypeName(bias.dtype), ShapeString(bias.dims), cout);
   }
@@ -160,8 +164,8 @@ Result<ExecutorPtr> Convolution(const char* name, const ConvArgs& args) {
     return Err(StatusCode::kInvalidParam, "{}: {} is {} and weight is {}; bfloat16 does not mix",
                b.name(), args.input_what, ops::DataTypeName(x.dtype), ops::DataTypeName(w.dtype));
   }
-  ACLSIM_ASSIGN_OR_RETURN(DT compute,
-                          conv_ops::ConvCompute(b, *Promote(x.dtype, w.dtype), args.cube_math_type));
+  ACLSIM_ASSIGN_OR_RETURN(
+      DT compute, conv_ops::ConvCompute(b, *Promote(x.dtype, w.dtype), args.cube_math_type));
   if (z.numel() == 0 || x.numel() == 0) return b.Finish();
   ACLSIM_ASSIGN_OR_RETURN(Value xc, b.Cast(x, compute));
   ACLSIM_ASSIGN_OR_RETURN(Value wc, b.Cast(w, compute));
@@ -196,9 +200,8 @@ Result<ExecutorPtr> Convolution(const char* name, const ConvArgs& args) {
                         {"data_format", std::string(three ? "NCDHW" : "NCHW")}};
   Value y;
   if (args.transposed) {
-    ACLSIM_ASSIGN_OR_RETURN(
-        y, b.Op1(three ? "Conv3DTranspose" : "Conv2DTranspose", {xc, wc, bc, Value{}}, attrs,
-                 {{0, out_dims}}));
+    ACLSIM_ASSIGN_OR_RETURN(y, b.Op1(three ? "Conv3DTranspose" : "Conv2DTranspose",
+                                     {xc, wc, bc, Value{}}, attrs, {{0, out_dims}}));
   } else {
     ACLSIM_ASSIGN_OR_RETURN(y, b.Op1(three ? "Conv3D" : "Conv2D", {xc, wc, bc, Value{}}, attrs));
   }

@@ -157,8 +157,8 @@ Result<ExecutorPtr> Unary(const char* name, const char* kernel, const ops::AttrM
   }
   if (rule == UnaryRule::kPredicate || rule == UnaryRule::kLogical) {
     if (rule == UnaryRule::kPredicate && !IsFloating(compute)) {
-      return Err(StatusCode::kInvalidParam, "{}: self is {}; it must be a floating dtype",
-                 b.name(), ops::DataTypeName(x.dtype));
+      return Err(StatusCode::kInvalidParam, "{}: self is {}; it must be a floating dtype", b.name(),
+                 ops::DataTypeName(x.dtype));
     }
     if (rule == UnaryRule::kPredicate && z.dtype != DT::kBool) {
       return Err(StatusCode::kInvalidParam, "{}: out is {}; it must be bool", b.name(),

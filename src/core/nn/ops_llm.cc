@@ -14,7 +14,6 @@ namespace {
 
 using DT = ops::DataType;
 
-using checks::IsNnFloat;
 using checks::RequireNnFloat;
 using checks::RequireSameShape;
 

@@ -21,7 +21,8 @@ Status CheckStat(const Builder& b, const Value& stat, const char* what, DT input
                  const std::vector<int64_t>& dims) {
   if (!stat.present()) return Status::Ok();
   if ((stat.dtype != DT::kFloat && stat.dtype != input) || stat.dims != dims) {
-    return Err(StatusCode::kInvalidParam, "{}: {} is {} of shape {}; it must be {} or float32 of "
+    return Err(StatusCode::kInvalidParam,
+               "{}: {} is {} of shape {}; it must be {} or float32 of "
                "shape {}",
                b.name(), what, ops::DataTypeName(stat.dtype), ShapeString(stat.dims),
                ops::DataTypeName(input), ShapeString(dims));
@@ -35,7 +36,8 @@ Status CheckParam(const Builder& b, const Value& p, const char* what, DT input,
                   const std::vector<int64_t>& dims) {
   if (!p.present()) return Status::Ok();
   if ((p.dtype != DT::kFloat && p.dtype != input) || p.dims != dims) {
-    return Err(StatusCode::kInvalidParam, "{}: {} is {} of shape {}; it must be {} or float32 of "
+    return Err(StatusCode::kInvalidParam,
+               "{}: {} is {} of shape {}; it must be {} or float32 of "
                "shape {}",
                b.name(), what, ops::DataTypeName(p.dtype), ShapeString(p.dims),
                ops::DataTypeName(input), ShapeString(dims));
@@ -47,10 +49,10 @@ Status CheckParam(const Builder& b, const Value& p, const char* what, DT input,
 }  // namespace
 
 Result<ExecutorPtr> LayerNorm(const char* name, const NnTensor* input,
-                              const std::vector<int64_t>& normalized_shape,
-                              const NnTensor* weight, const NnTensor* bias, double eps,
-                              const NnTensor* out, const NnTensor* mean_out,
-                              const NnTensor* rstd_out, int32_t impl_mode) {
+                              const std::vector<int64_t>& normalized_shape, const NnTensor* weight,
+                              const NnTensor* bias, double eps, const NnTensor* out,
+                              const NnTensor* mean_out, const NnTensor* rstd_out,
+                              int32_t impl_mode) {
   using norm_ops::DT;
   Builder b(name);
   ACLSIM_ASSIGN_OR_RETURN(Value x, b.Input(input, "input"));
@@ -62,10 +64,7 @@ Result<ExecutorPtr> LayerNorm(const char* name, const NnTensor* input,
   ACLSIM_RETURN_IF_ERROR(b.Begin());
   ACLSIM_RETURN_IF_ERROR(checks::RequireNnFloat(b, x, "input"));
   ACLSIM_RETURN_IF_ERROR(checks::RequireSameShape(b, x, z, "input", "out"));
-  if (z.dtype != x.dtype) {
-    return Err(StatusCode::kInvalidParam, "{}: out is {} but input is {}; they must match",
-               b.name(), ops::DataTypeName(z.dtype), ops::DataTypeName(x.dtype));
-  }
+  ACLSIM_RETURN_IF_ERROR(checks::RequireSameDtype(b, x, z, "input", "out"));
   if (impl_mode < 0 || impl_mode > 2) {
     return Err(StatusCode::kInvalidParam,
                "{}: implMode is {}; it must be 0 (high precision), 1 (high performance) or 2 "
@@ -80,8 +79,7 @@ Result<ExecutorPtr> LayerNorm(const char* name, const NnTensor* input,
                "{}: normalizedShape {} must be 1 to {} trailing dims of input {} (1 to 8 dims)",
                b.name(), ShapeString(normalized_shape), x.rank(), ShapeString(x.dims));
   }
-  ACLSIM_RETURN_IF_ERROR(
-      norm_ops::CheckParam(b, w, "weightOptional", x.dtype, normalized_shape));
+  ACLSIM_RETURN_IF_ERROR(norm_ops::CheckParam(b, w, "weightOptional", x.dtype, normalized_shape));
   ACLSIM_RETURN_IF_ERROR(norm_ops::CheckParam(b, bi, "biasOptional", x.dtype, normalized_shape));
   if (impl_mode == 2) {
     for (const auto& [v, what] : {std::pair{&x, "input"}, std::pair{&w, "weightOptional"},
@@ -99,18 +97,18 @@ Result<ExecutorPtr> LayerNorm(const char* name, const NnTensor* input,
   ACLSIM_RETURN_IF_ERROR(norm_ops::CheckStat(b, rstd, "rstdOutOptional", x.dtype, stat_dims));
   if (z.numel() == 0) return b.Finish();
   // The kernel takes parameters in the input's dtype or f32, both the same.
-  const DT param = (w.present() && w.dtype == DT::kFloat) || (bi.present() && bi.dtype == DT::kFloat)
-                       ? DT::kFloat
-                       : x.dtype;
+  const DT param =
+      (w.present() && w.dtype == DT::kFloat) || (bi.present() && bi.dtype == DT::kFloat)
+          ? DT::kFloat
+          : x.dtype;
   ACLSIM_ASSIGN_OR_RETURN(w, b.Cast(w, param));
   ACLSIM_ASSIGN_OR_RETURN(bi, b.Cast(bi, param));
   const size_t outputs = mean.present() || rstd.present() ? 3 : 1;
-  ACLSIM_ASSIGN_OR_RETURN(std::vector<Value> results,
-                          b.Op("LayerNormV3", {x, w, bi},
-                               {{"begin_norm_axis", axis},
-                                {"begin_params_axis", axis},
-                                {"epsilon", static_cast<float>(eps)}},
-                               outputs));
+  ACLSIM_ASSIGN_OR_RETURN(std::vector<Value> results, b.Op("LayerNormV3", {x, w, bi},
+                                                           {{"begin_norm_axis", axis},
+                                                            {"begin_params_axis", axis},
+                                                            {"epsilon", static_cast<float>(eps)}},
+                                                           outputs));
   ACLSIM_RETURN_IF_ERROR(b.Store(results[0], z));
   if (mean.present()) ACLSIM_RETURN_IF_ERROR(b.Store(results[1], mean));
   if (rstd.present()) ACLSIM_RETURN_IF_ERROR(b.Store(results[2], rstd));
@@ -132,10 +130,7 @@ Result<ExecutorPtr> GroupNorm(const char* name, const NnTensor* self, const NnTe
   ACLSIM_RETURN_IF_ERROR(b.Begin());
   ACLSIM_RETURN_IF_ERROR(checks::RequireNnFloat(b, x, "self"));
   ACLSIM_RETURN_IF_ERROR(checks::RequireSameShape(b, x, z, "self", "out"));
-  if (z.dtype != x.dtype) {
-    return Err(StatusCode::kInvalidParam, "{}: out is {} but self is {}; they must match",
-               b.name(), ops::DataTypeName(z.dtype), ops::DataTypeName(x.dtype));
-  }
+  ACLSIM_RETURN_IF_ERROR(checks::RequireSameDtype(b, x, z, "self", "out"));
   int64_t spatial = 1;
   for (size_t k = 2; k < x.rank(); ++k) spatial *= x.dims[k];
   if (x.rank() < 2 || x.rank() > 8 || x.dims[0] != n || x.dims[1] != c || spatial != hxw) {
@@ -156,13 +151,12 @@ Result<ExecutorPtr> GroupNorm(const char* name, const NnTensor* self, const NnTe
   // Normalised in f32 over (N, group, C / group * HxW); the affine part per channel in f32.
   ACLSIM_ASSIGN_OR_RETURN(Value x32, b.Cast(x, DT::kFloat));
   ACLSIM_ASSIGN_OR_RETURN(Value grouped, b.Reshape(x32, {n, group, c / group * hxw}));
-  ACLSIM_ASSIGN_OR_RETURN(
-      std::vector<Value> results,
-      b.Op("LayerNormV3", {grouped, Value{}, Value{}},
-           {{"begin_norm_axis", int64_t{2}},
-            {"begin_params_axis", int64_t{2}},
-            {"epsilon", static_cast<float>(eps)}},
-           3));
+  ACLSIM_ASSIGN_OR_RETURN(std::vector<Value> results,
+                          b.Op("LayerNormV3", {grouped, Value{}, Value{}},
+                               {{"begin_norm_axis", int64_t{2}},
+                                {"begin_params_axis", int64_t{2}},
+                                {"epsilon", static_cast<float>(eps)}},
+                               3));
   ACLSIM_ASSIGN_OR_RETURN(Value y, b.Reshape(results[0], {n, c, hxw}));
   if (g.present()) {
     ACLSIM_ASSIGN_OR_RETURN(Value g32, b.Cast(g, DT::kFloat));

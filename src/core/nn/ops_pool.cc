@@ -40,9 +40,9 @@ struct Window {
   bool ceil_mode;
 };
 
-// Runs `kernel` over the NCHW view `x4` and stores into out (of dims `out_dims`).
-Status RunPool(Builder& b, const char* kernel, const Value& x4, const Window& w,
-               const Value& out, ops::AttrMap extra) {
+// Runs `kernel` over the NCHW view `x4` (with `extra` attributes) and stores into out.
+Status RunPool(Builder& b, const char* kernel, const Value& x4, const Window& w, const Value& out,
+               const ops::AttrMap& extra) {
   ops::AttrMap attrs = {{"ksize", std::vector<int64_t>{1, 1, w.kh, w.kw}},
                         {"strides", std::vector<int64_t>{1, 1, w.sh, w.sw}},
                         {"padding_mode", std::string("CALCULATED")},
@@ -79,10 +79,7 @@ Result<ExecutorPtr> AvgPool2d(const char* name, const NnTensor* self, const Pool
   ACLSIM_ASSIGN_OR_RETURN(Value z, b.Output(out, "out"));
   ACLSIM_RETURN_IF_ERROR(b.Begin());
   ACLSIM_RETURN_IF_ERROR(checks::RequireNnFloat(b, x, "self"));
-  if (z.dtype != x.dtype) {
-    return Err(StatusCode::kInvalidParam, "{}: out is {} but self is {}; they must match",
-               b.name(), ops::DataTypeName(z.dtype), ops::DataTypeName(x.dtype));
-  }
+  ACLSIM_RETURN_IF_ERROR(checks::RequireSameDtype(b, x, z, "self", "out"));
   if (x.rank() != 3 && x.rank() != 4) {
     return Err(StatusCode::kInvalidParam, "{}: self {} must be 3-D (C, H, W) or 4-D (N, C, H, W)",
                b.name(), ShapeString(x.dims));
@@ -94,8 +91,8 @@ Result<ExecutorPtr> AvgPool2d(const char* name, const NnTensor* self, const Pool
   ACLSIM_ASSIGN_OR_RETURN(auto k, pool_ops::Pair(b, args.kernel, "kernelSize", {0, 0}, false));
   ACLSIM_ASSIGN_OR_RETURN(auto s, pool_ops::Pair(b, args.stride, "strides", k, true));
   ACLSIM_ASSIGN_OR_RETURN(auto p, pool_ops::Pair(b, args.padding, "paddings", {0, 0}, false));
-  if (k.first < 1 || k.second < 1 || s.first < 1 || s.second < 1 || p.first < 0 ||
-      p.second < 0 || p.first * 2 > k.first || p.second * 2 > k.second) {
+  if (k.first < 1 || k.second < 1 || s.first < 1 || s.second < 1 || p.first < 0 || p.second < 0 ||
+      p.first * 2 > k.first || p.second * 2 > k.second) {
     return Err(StatusCode::kInvalidParam,
                "{}: kernelSize [{}, {}] and strides [{}, {}] must be >= 1 and paddings [{}, {}] "
                "at most half the kernel",
@@ -105,16 +102,16 @@ Result<ExecutorPtr> AvgPool2d(const char* name, const NnTensor* self, const Pool
     return Err(StatusCode::kInvalidParam, "{}: divisorOverride is {}; it must be >= 0 (0: off)",
                b.name(), divisor_override);
   }
-  const pool_ops::Window w{k.first, k.second, s.first, s.second, p.first, p.first,
-                           p.second, p.second, args.ceil_mode};
+  const pool_ops::Window w{k.first, k.second, s.first,  s.second,      p.first,
+                           p.first, p.second, p.second, args.ceil_mode};
   const std::vector<int64_t> x4 =
       x.rank() == 4 ? x.dims : std::vector<int64_t>{1, x.dims[0], x.dims[1], x.dims[2]};
   ACLSIM_ASSIGN_OR_RETURN(auto pooled, pool_ops::PooledDims(b, x4, w));
   std::vector<int64_t> want = pooled;
   if (x.rank() == 3) want.erase(want.begin());
   if (z.dims != want) {
-    return Err(StatusCode::kInvalidParam, "{}: out has shape {} but the pooling gives {}",
-               b.name(), ShapeString(z.dims), ShapeString(want));
+    return Err(StatusCode::kInvalidParam, "{}: out has shape {} but the pooling gives {}", b.name(),
+               ShapeString(z.dims), ShapeString(want));
   }
   if (z.numel() == 0 || x.numel() == 0) return b.Finish();
   ACLSIM_ASSIGN_OR_RETURN(Value in, b.Reshape(x, x4));
@@ -133,13 +130,10 @@ Result<ExecutorPtr> MaxPoolOnnx(const char* name, const NnTensor* self, const Po
   ACLSIM_ASSIGN_OR_RETURN(Value z, b.Output(out, "out"));
   ACLSIM_RETURN_IF_ERROR(b.Begin());
   if (x.dtype != DT::kFloat && x.dtype != DT::kFloat16) {
-    return Err(StatusCode::kInvalidParam, "{}: self is {}; it must be float32 or float16",
-               b.name(), ops::DataTypeName(x.dtype));
+    return Err(StatusCode::kInvalidParam, "{}: self is {}; it must be float32 or float16", b.name(),
+               ops::DataTypeName(x.dtype));
   }
-  if (z.dtype != x.dtype) {
-    return Err(StatusCode::kInvalidParam, "{}: out is {} but self is {}; they must match",
-               b.name(), ops::DataTypeName(z.dtype), ops::DataTypeName(x.dtype));
-  }
+  ACLSIM_RETURN_IF_ERROR(checks::RequireSameDtype(b, x, z, "self", "out"));
   if (x.rank() != 3 && x.rank() != 4) {
     return Err(StatusCode::kInvalidParam, "{}: self {} must be 3-D (N, C, L) or 4-D (N, C, H, W)",
                b.name(), ShapeString(x.dims));
@@ -206,8 +200,8 @@ Result<ExecutorPtr> MaxPoolOnnx(const char* name, const NnTensor* self, const Po
   std::vector<int64_t> want = pooled;
   if (one_d) want = {pooled[0], pooled[1], pooled[3]};
   if (z.dims != want) {
-    return Err(StatusCode::kInvalidParam, "{}: out has shape {} but the pooling gives {}",
-               b.name(), ShapeString(z.dims), ShapeString(want));
+    return Err(StatusCode::kInvalidParam, "{}: out has shape {} but the pooling gives {}", b.name(),
+               ShapeString(z.dims), ShapeString(want));
   }
   if (z.numel() == 0 || x.numel() == 0) return b.Finish();
   ACLSIM_ASSIGN_OR_RETURN(Value in, b.Reshape(x, x4));

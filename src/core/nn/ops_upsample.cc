@@ -70,15 +70,16 @@ Result<ExecutorPtr> Upsample(const char* name, UpsampleMode mode, bool align_cor
                b.name(), ShapeString(x.dims), spatial + 2, spatial);
   }
   if (!upsample_ops::DtypeOk(mode, x.dtype) || z.dtype != x.dtype) {
-    return Err(StatusCode::kInvalidParam, "{}: self is {} and out {}; that dtype is not supported "
+    return Err(StatusCode::kInvalidParam,
+               "{}: self is {} and out {}; that dtype is not supported "
                "here or they differ",
                b.name(), ops::DataTypeName(x.dtype), ops::DataTypeName(z.dtype));
   }
   std::vector<int64_t> want = {x.dims[0], x.dims[1]};
   for (int64_t v : output_size) {
     if (v <= 0) {
-      return Err(StatusCode::kInvalidParam, "{}: outputSize {} must hold positive sizes",
-                 b.name(), ShapeString(output_size));
+      return Err(StatusCode::kInvalidParam, "{}: outputSize {} must hold positive sizes", b.name(),
+                 ShapeString(output_size));
     }
     want.push_back(v);
   }
@@ -112,8 +113,8 @@ Result<ExecutorPtr> Upsample(const char* name, UpsampleMode mode, bool align_cor
     for (double s : scales) factors.push_back(static_cast<float>(s));
     std::vector<uint8_t> bytes(factors.size() * sizeof(float));
     std::memcpy(bytes.data(), factors.data(), bytes.size());
-    const Value scale_values = b.ConstantBytes(std::move(bytes), DT::kFloat,
-                                               {static_cast<int64_t>(factors.size())});
+    const Value scale_values =
+        b.ConstantBytes(std::move(bytes), DT::kFloat, {static_cast<int64_t>(factors.size())});
     ACLSIM_ASSIGN_OR_RETURN(y, b.Op1("Resize", {x, Value{}, scale_values}, attrs));
   } else {
     ACLSIM_ASSIGN_OR_RETURN(y, b.Op1("Resize", {x, Value{}, Value{}}, attrs, {{3, want}}));

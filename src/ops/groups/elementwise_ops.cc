@@ -231,28 +231,28 @@ void RegisterArithmeticAndLogic(OpRegistry& registry) {
   const auto real = NumberTypes();  // {RealNumber}: floats + ints
 
   // --- 1A binary arithmetic ---
-  registry.Add(WithMixedFloatInputs(BinaryOp<true>("Add", AllTypes(), 1,
-                                                   [](auto a, auto b) {
-                                                     if constexpr (std::is_same_v<decltype(a),
-                                                                                  bool>) {
-                                                       return a || b;
-                                                     } else {
-                                                       return WrapAdd(a, b);
-                                                     }
-                                                   }),
-                                    [](float a, float b) { return a + b; }));
+  registry.Add(
+      WithMixedFloatInputs(BinaryOp<true>("Add", AllTypes(), 1,
+                                          [](auto a, auto b) {
+                                            if constexpr (std::is_same_v<decltype(a), bool>) {
+                                              return a || b;
+                                            } else {
+                                              return WrapAdd(a, b);
+                                            }
+                                          }),
+                           [](float a, float b) { return a + b; }));
   registry.Add(BinaryOp("AddV2", numbers, 1, [](auto a, auto b) { return WrapAdd(a, b); }));
   registry.Add(BinaryOp("Sub", numbers, 1, [](auto a, auto b) { return WrapAdd(a, WrapNeg(b)); }));
-  registry.Add(WithMixedFloatInputs(BinaryOp<true>("Mul", AllTypes(), 1,
-                                                   [](auto a, auto b) {
-                                                     if constexpr (std::is_same_v<decltype(a),
-                                                                                  bool>) {
-                                                       return a && b;
-                                                     } else {
-                                                       return WrapMul(a, b);
-                                                     }
-                                                   }),
-                                    [](float a, float b) { return a * b; }));
+  registry.Add(
+      WithMixedFloatInputs(BinaryOp<true>("Mul", AllTypes(), 1,
+                                          [](auto a, auto b) {
+                                            if constexpr (std::is_same_v<decltype(a), bool>) {
+                                              return a && b;
+                                            } else {
+                                              return WrapMul(a, b);
+                                            }
+                                          }),
+                           [](float a, float b) { return a * b; }));
   auto true_div = [](auto a, auto b) {
     if constexpr (kIsInt<decltype(a)>) {
       return TruncDiv(a, b);

@@ -243,7 +243,7 @@ std::vector<float> HostWithLengths(const Dims& a, const std::vector<float>& q,
       for (int64_t j = 0; j < a.skv; ++j) {
         m[i * a.skv + j] =
             (i >= q_len[b] || j >= kv_len[b] || (!mask.empty() && mask[i * a.skv + j] != 0)) ? 1
-                                                                                            : 0;
+                                                                                             : 0;
       }
     }
     const std::vector<float> qb(q.begin() + b * q_size, q.begin() + (b + 1) * q_size);
@@ -321,15 +321,15 @@ TEST_F(AclnnTest, IncreFlashAttentionDecodesWithKvLengthsAndMask) {
   mask[0] = 1;
   std::vector<float> want;
   {
-    const auto b0 = HostWithLengths({1, a.n, 1, a.d, a.nkv, a.skv}, q, k, v,
-                                    std::vector<uint8_t>(mask.begin(), mask.begin() + a.skv), scale,
-                                    {1}, {6});
+    const auto b0 =
+        HostWithLengths({1, a.n, 1, a.d, a.nkv, a.skv}, q, k, v,
+                        std::vector<uint8_t>(mask.begin(), mask.begin() + a.skv), scale, {1}, {6});
     const size_t qs = a.n * a.d;
     const size_t kvs = a.nkv * a.skv * a.d;
-    const auto b1 = HostWithLengths(
-        {1, a.n, 1, a.d, a.nkv, a.skv}, std::vector<float>(q.begin() + qs, q.end()),
-        std::vector<float>(k.begin() + kvs, k.end()), std::vector<float>(v.begin() + kvs, v.end()),
-        {}, scale, {1}, {3});
+    const auto b1 =
+        HostWithLengths({1, a.n, 1, a.d, a.nkv, a.skv}, std::vector<float>(q.begin() + qs, q.end()),
+                        std::vector<float>(k.begin() + kvs, k.end()),
+                        std::vector<float>(v.begin() + kvs, v.end()), {}, scale, {1}, {3});
     want = b0;
     want.insert(want.end(), b1.begin(), b1.end());
   }
@@ -370,19 +370,19 @@ TEST_F(AclnnTest, IncreFlashAttentionDecodesWithKvLengthsAndMask) {
                 scale, bsh, a.nkv, dout.View({a.b, 1, a.n * a.d}, ACL_FLOAT16), &ws, &ex),
             ACLNN_ERR_PARAM_INVALID);
   DeviceArray<int32_t> table({0});
-  EXPECT_EQ(aclnnIncreFlashAttentionV3GetWorkspaceSize(
-                dq.View({a.b, 1, a.n * a.d}, ACL_FLOAT16), kl, vl, nullptr, nullptr, nullptr,
-                nullptr, nullptr, nullptr, nullptr, nullptr, nullptr, nullptr,
-                table.View({1, 1}, ACL_INT32), a.n, scale, bsh, a.nkv, 0, 0,
-                dout.View({a.b, 1, a.n * a.d}, ACL_FLOAT16), &ws, &ex),
-            ACLNN_ERR_PARAM_INVALID);
+  EXPECT_EQ(
+      aclnnIncreFlashAttentionV3GetWorkspaceSize(
+          dq.View({a.b, 1, a.n * a.d}, ACL_FLOAT16), kl, vl, nullptr, nullptr, nullptr, nullptr,
+          nullptr, nullptr, nullptr, nullptr, nullptr, nullptr, table.View({1, 1}, ACL_INT32), a.n,
+          scale, bsh, a.nkv, 0, 0, dout.View({a.b, 1, a.n * a.d}, ACL_FLOAT16), &ws, &ex),
+      ACLNN_ERR_PARAM_INVALID);
   EXPECT_TRUE(HasMessage("blocktable"));
-  EXPECT_EQ(aclnnIncreFlashAttentionV4GetWorkspaceSize(
-                dq.View({a.b, 1, a.n * a.d}, ACL_FLOAT16), kl, vl, nullptr, nullptr, nullptr,
-                nullptr, nullptr, nullptr, nullptr, nullptr, nullptr, nullptr, nullptr,
-                table.View({1}, ACL_INT32), a.n, scale, bsh, a.nkv, 0, 0,
-                dout.View({a.b, 1, a.n * a.d}, ACL_FLOAT16), &ws, &ex),
-            ACLNN_ERR_PARAM_INVALID);
+  EXPECT_EQ(
+      aclnnIncreFlashAttentionV4GetWorkspaceSize(
+          dq.View({a.b, 1, a.n * a.d}, ACL_FLOAT16), kl, vl, nullptr, nullptr, nullptr, nullptr,
+          nullptr, nullptr, nullptr, nullptr, nullptr, nullptr, nullptr, table.View({1}, ACL_INT32),
+          a.n, scale, bsh, a.nkv, 0, 0, dout.View({a.b, 1, a.n * a.d}, ACL_FLOAT16), &ws, &ex),
+      ACLNN_ERR_PARAM_INVALID);
   EXPECT_TRUE(HasMessage("kvPaddingSize"));
   aclDestroyIntArray(seq);
   aclDestroyIntArray(bad);

@@ -95,8 +95,8 @@ std::vector<float> HostConv(const Geometry& g, const std::vector<float>& x,
               }
             }
             if (!inside) continue;
-            std::vector<int64_t> widx = g.transposed ? std::vector<int64_t>{ci, col}
-                                                     : std::vector<int64_t>{co, ci % cin_g};
+            std::vector<int64_t> widx =
+                g.transposed ? std::vector<int64_t>{ci, col} : std::vector<int64_t>{co, ci % cin_g};
             widx.insert(widx.end(), tp.begin(), tp.end());
             const double wv = w[At(g.w, widx)];
             std::vector<int64_t> a = {n, ci}, o = {n, co};
@@ -210,10 +210,10 @@ TEST_F(AclnnTest, ConvDepthwise2dAndFloat16) {
   aclIntArray* stride = Ints(g.stride);
   aclIntArray* pad = Ints(g.pad);
   aclIntArray* dilation = Ints(g.dilation);
-  ASSERT_EQ(ACLNN_RUN(stream_, ConvDepthwise2d, hx.View(g.x, ACL_FLOAT16),
-                      hw.View(g.w, ACL_FLOAT16), kernel, nullptr, stride, pad, dilation,
-                      hout.View(g.Out(), ACL_FLOAT16), 0),
-            ACLNN_SUCCESS)
+  ASSERT_EQ(
+      ACLNN_RUN(stream_, ConvDepthwise2d, hx.View(g.x, ACL_FLOAT16), hw.View(g.w, ACL_FLOAT16),
+                kernel, nullptr, stride, pad, dilation, hout.View(g.Out(), ACL_FLOAT16), 0),
+      ACLNN_SUCCESS)
       << aclGetRecentErrMsg();
   const auto got = FromF16(hout.Read());
   for (size_t i = 0; i < want.size(); ++i) EXPECT_NEAR(got[i], want[i], 2e-3) << i;
@@ -255,8 +255,8 @@ TEST_F(AclnnTest, ConvolutionErrors) {
                       false, zero2, 2, out.View({1, 6, 3, 3}, ACL_FLOAT), 0),
             ACLNN_ERR_PARAM_INVALID);
   EXPECT_TRUE(HasMessage("bias")) << aclGetRecentErrMsg();
-  EXPECT_EQ(ACLNN_RUN(stream_, Convolution, x.View({1, 4, 5, 5}, ACL_FLOAT), nullptr, nullptr,
-                      one2, zero2, one2, false, zero2, 2, out.View({1, 6, 3, 3}, ACL_FLOAT), 0),
+  EXPECT_EQ(ACLNN_RUN(stream_, Convolution, x.View({1, 4, 5, 5}, ACL_FLOAT), nullptr, nullptr, one2,
+                      zero2, one2, false, zero2, 2, out.View({1, 6, 3, 3}, ACL_FLOAT), 0),
             ACLNN_ERR_PARAM_NULLPTR);
   for (aclIntArray* a : {one2, zero2, three}) aclDestroyIntArray(a);
 }

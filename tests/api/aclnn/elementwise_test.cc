@@ -76,7 +76,7 @@ TEST_F(AclnnTest, MixedDtypesPromote) {
 // workspace (llama.cpp's backend frees a buffer the Mul reads before the next op takes its
 // place from the same pool). InplaceMul and Add with another alpha cast first.
 TEST_F(AclnnTest, MixedFloatPairsNeedNoWorkspace) {
-  DeviceArray<float> a({1, 2, 3, 4});                                       // [4]
+  DeviceArray<float> a({1, 2, 3, 4});                                         // [4]
   DeviceArray<uint16_t> h({aclFloatToFloat16(0.5f), aclFloatToFloat16(-2)});  // [2, 1]
   DeviceArray<float> out(std::vector<float>(8));
   uint64_t ws = 1;
@@ -142,9 +142,9 @@ TEST_F(AclnnTest, RepeatedFirstPhasesUseTheirOwnTensors) {
   uint64_t ws = 0;
   aclOpExecutor* ex = nullptr;
   aclTensor* in = a.View({2}, ACL_FLOAT);
-  ASSERT_EQ(aclnnAddGetWorkspaceSize(in, b.View({2}, ACL_FLOAT), one, c.View({2}, ACL_FLOAT), &ws,
-                                     &ex),
-            ACLNN_SUCCESS);
+  ASSERT_EQ(
+      aclnnAddGetWorkspaceSize(in, b.View({2}, ACL_FLOAT), one, c.View({2}, ACL_FLOAT), &ws, &ex),
+      ACLNN_SUCCESS);
   ASSERT_EQ(aclSetAclOpExecutorRepeatable(ex), ACLNN_SUCCESS);
   ASSERT_EQ(aclnnAdd(nullptr, 0, ex, stream_), ACLNN_SUCCESS);
   ASSERT_EQ(aclSetInputTensorAddr(ex, 0, in, d.data()), ACLNN_SUCCESS);

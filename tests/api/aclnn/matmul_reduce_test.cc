@@ -1,6 +1,6 @@
-// aclnn matrix products (Mm, BatchMatMul, Matmul, Mv, Addmm, Baddbmm, Addbmm) and softmax / reductions / scans
-// (Softmax, ReduceSum, Mean, ArgMax, Cumsum) through the public API, on strided views, with
-// cubeMathType's rules and the errors.
+// aclnn matrix products (Mm, BatchMatMul, Matmul, Mv, Addmm, Baddbmm, Addbmm) and softmax /
+// reductions / scans (Softmax, ReduceSum, Mean, ArgMax, Cumsum) through the public API, on strided
+// views, with cubeMathType's rules and the errors.
 #include <cmath>
 #include <cstdint>
 #include <string>
@@ -215,44 +215,44 @@ TEST_F(AclnnTest, AddmmBroadcastsSelfAndScales) {
   aclScalar* two = FloatScalar(2);
   aclScalar* zero = FloatScalar(0);
   aclScalar* one = FloatScalar(1);
-  ASSERT_EQ(ACLNN_RUN(stream_, Addmm, dbias.View({n}, ACL_FLOAT), da.View({m, k}, ACL_FLOAT),
-                      dw.View({k, n}, ACL_FLOAT, {1, k}), half, two, out.View({m, n}, ACL_FLOAT),
-                      0),
-            ACLNN_SUCCESS)
+  ASSERT_EQ(
+      ACLNN_RUN(stream_, Addmm, dbias.View({n}, ACL_FLOAT), da.View({m, k}, ACL_FLOAT),
+                dw.View({k, n}, ACL_FLOAT, {1, k}), half, two, out.View({m, n}, ACL_FLOAT), 0),
+      ACLNN_SUCCESS)
       << aclGetRecentErrMsg();
   auto got = out.Read();
   for (int64_t i = 0; i < m * n; ++i) EXPECT_FLOAT_EQ(got[i], 0.5f * bias[i % n] + 2 * prod[i]);
   // beta 0: self's NaN is not read; in place: self = self + mat1 @ mat2.
   DeviceArray<float> nan_self(std::vector<float>(m * n, std::nanf("")));
-  ASSERT_EQ(ACLNN_RUN(stream_, Addmm, nan_self.View({m, n}, ACL_FLOAT), da.View({m, k}, ACL_FLOAT),
-                      dw.View({k, n}, ACL_FLOAT, {1, k}), zero, one, out.View({m, n}, ACL_FLOAT),
-                      0),
-            ACLNN_SUCCESS)
+  ASSERT_EQ(
+      ACLNN_RUN(stream_, Addmm, nan_self.View({m, n}, ACL_FLOAT), da.View({m, k}, ACL_FLOAT),
+                dw.View({k, n}, ACL_FLOAT, {1, k}), zero, one, out.View({m, n}, ACL_FLOAT), 0),
+      ACLNN_SUCCESS)
       << aclGetRecentErrMsg();
   got = out.Read();
   for (int64_t i = 0; i < m * n; ++i) EXPECT_FLOAT_EQ(got[i], prod[i]);
   DeviceArray<float> acc(std::vector<float>(m * n, 1));
-  ASSERT_EQ(ACLNN_RUN(stream_, InplaceAddmm, acc.View({m, n}, ACL_FLOAT), da.View({m, k}, ACL_FLOAT),
-                      dw.View({k, n}, ACL_FLOAT, {1, k}), one, one, 0),
+  ASSERT_EQ(ACLNN_RUN(stream_, InplaceAddmm, acc.View({m, n}, ACL_FLOAT),
+                      da.View({m, k}, ACL_FLOAT), dw.View({k, n}, ACL_FLOAT, {1, k}), one, one, 0),
             ACLNN_SUCCESS)
       << aclGetRecentErrMsg();
   got = acc.Read();
   for (int64_t i = 0; i < m * n; ++i) EXPECT_FLOAT_EQ(got[i], 1 + prod[i]);
   // Errors: a NULL beta, a self that does not broadcast, integer operands.
-  EXPECT_EQ(ACLNN_RUN(stream_, Addmm, dbias.View({n}, ACL_FLOAT), da.View({m, k}, ACL_FLOAT),
-                      dw.View({k, n}, ACL_FLOAT, {1, k}), nullptr, two,
-                      out.View({m, n}, ACL_FLOAT), 0),
-            ACLNN_ERR_PARAM_NULLPTR);
-  EXPECT_EQ(ACLNN_RUN(stream_, Addmm, dbias.View({1, 2, 1}, ACL_FLOAT), da.View({m, k}, ACL_FLOAT),
-                      dw.View({k, n}, ACL_FLOAT, {1, k}), half, two, out.View({m, n}, ACL_FLOAT),
-                      0),
-            ACLNN_ERR_PARAM_INVALID);
+  EXPECT_EQ(
+      ACLNN_RUN(stream_, Addmm, dbias.View({n}, ACL_FLOAT), da.View({m, k}, ACL_FLOAT),
+                dw.View({k, n}, ACL_FLOAT, {1, k}), nullptr, two, out.View({m, n}, ACL_FLOAT), 0),
+      ACLNN_ERR_PARAM_NULLPTR);
+  EXPECT_EQ(
+      ACLNN_RUN(stream_, Addmm, dbias.View({1, 2, 1}, ACL_FLOAT), da.View({m, k}, ACL_FLOAT),
+                dw.View({k, n}, ACL_FLOAT, {1, k}), half, two, out.View({m, n}, ACL_FLOAT), 0),
+      ACLNN_ERR_PARAM_INVALID);
   EXPECT_TRUE(HasMessage("does not broadcast")) << aclGetRecentErrMsg();
   DeviceArray<int32_t> ints(std::vector<int32_t>(m * k, 1));
-  EXPECT_EQ(ACLNN_RUN(stream_, Addmm, dbias.View({n}, ACL_FLOAT), ints.View({m, k}, ACL_INT32),
-                      dw.View({k, n}, ACL_FLOAT, {1, k}), half, two, out.View({m, n}, ACL_FLOAT),
-                      0),
-            ACLNN_ERR_PARAM_INVALID);
+  EXPECT_EQ(
+      ACLNN_RUN(stream_, Addmm, dbias.View({n}, ACL_FLOAT), ints.View({m, k}, ACL_INT32),
+                dw.View({k, n}, ACL_FLOAT, {1, k}), half, two, out.View({m, n}, ACL_FLOAT), 0),
+      ACLNN_ERR_PARAM_INVALID);
   for (aclScalar* scalar : {half, two, zero, one}) aclDestroyScalar(scalar);
 }
 
@@ -272,19 +272,20 @@ TEST_F(AclnnTest, BaddbmmAndAddbmm) {
   DeviceArray<float> dx(x), dy(y), dself(self), out(std::vector<float>(bs * m * n));
   aclScalar* beta = FloatScalar(-1);
   aclScalar* alpha = FloatScalar(0.5f);
-  ASSERT_EQ(ACLNN_RUN(stream_, Baddbmm, dself.View({m, n}, ACL_FLOAT),
-                      dx.View({bs, m, k}, ACL_FLOAT), dy.View({bs, k, n}, ACL_FLOAT), beta, alpha,
-                      out.View({bs, m, n}, ACL_FLOAT), 0),
-            ACLNN_SUCCESS)
+  ASSERT_EQ(
+      ACLNN_RUN(stream_, Baddbmm, dself.View({m, n}, ACL_FLOAT), dx.View({bs, m, k}, ACL_FLOAT),
+                dy.View({bs, k, n}, ACL_FLOAT), beta, alpha, out.View({bs, m, n}, ACL_FLOAT), 0),
+      ACLNN_SUCCESS)
       << aclGetRecentErrMsg();
   auto got = out.Read();
   for (int64_t i = 0; i < bs * m * n; ++i) {
     EXPECT_FLOAT_EQ(got[i], -self[i % (m * n)] + 0.5f * prod[i]);
   }
   DeviceArray<float> sum(std::vector<float>(m * n));
-  ASSERT_EQ(ACLNN_RUN(stream_, Addbmm, dself.View({m, n}, ACL_FLOAT), dx.View({bs, m, k}, ACL_FLOAT),
-                      dy.View({bs, k, n}, ACL_FLOAT), beta, alpha, sum.View({m, n}, ACL_FLOAT), 0),
-            ACLNN_SUCCESS)
+  ASSERT_EQ(
+      ACLNN_RUN(stream_, Addbmm, dself.View({m, n}, ACL_FLOAT), dx.View({bs, m, k}, ACL_FLOAT),
+                dy.View({bs, k, n}, ACL_FLOAT), beta, alpha, sum.View({m, n}, ACL_FLOAT), 0),
+      ACLNN_SUCCESS)
       << aclGetRecentErrMsg();
   got = sum.Read();
   for (int64_t i = 0; i < m * n; ++i) {
@@ -293,20 +294,20 @@ TEST_F(AclnnTest, BaddbmmAndAddbmm) {
   // f16 in place: the epilogue in f32, rounded once.
   DeviceArray<uint16_t> hx(aclnntest::ToF16(x)), hy(aclnntest::ToF16(y));
   DeviceArray<uint16_t> hacc(aclnntest::ToF16(std::vector<float>(bs * m * n, 0.25f)));
-  ASSERT_EQ(ACLNN_RUN(stream_, InplaceBaddbmm, hacc.View({bs, m, n}, ACL_FLOAT16),
-                      hx.View({bs, m, k}, ACL_FLOAT16), hy.View({bs, k, n}, ACL_FLOAT16), beta,
-                      alpha, 0),
-            ACLNN_SUCCESS)
+  ASSERT_EQ(
+      ACLNN_RUN(stream_, InplaceBaddbmm, hacc.View({bs, m, n}, ACL_FLOAT16),
+                hx.View({bs, m, k}, ACL_FLOAT16), hy.View({bs, k, n}, ACL_FLOAT16), beta, alpha, 0),
+      ACLNN_SUCCESS)
       << aclGetRecentErrMsg();
   const auto half_got = aclnntest::FromF16(hacc.Read());
   for (int64_t i = 0; i < bs * m * n; ++i) {
     EXPECT_EQ(half_got[i], aclFloat16ToFloat(aclFloatToFloat16(-0.25f + 0.5f * prod[i])));
   }
   // A batch mismatch is refused.
-  EXPECT_EQ(ACLNN_RUN(stream_, Baddbmm, dself.View({m, n}, ACL_FLOAT),
-                      dx.View({bs, m, k}, ACL_FLOAT), dy.View({1, k, n}, ACL_FLOAT), beta, alpha,
-                      out.View({bs, m, n}, ACL_FLOAT), 0),
-            ACLNN_ERR_PARAM_INVALID);
+  EXPECT_EQ(
+      ACLNN_RUN(stream_, Baddbmm, dself.View({m, n}, ACL_FLOAT), dx.View({bs, m, k}, ACL_FLOAT),
+                dy.View({1, k, n}, ACL_FLOAT), beta, alpha, out.View({bs, m, n}, ACL_FLOAT), 0),
+      ACLNN_ERR_PARAM_INVALID);
   aclDestroyScalar(beta);
   aclDestroyScalar(alpha);
 }

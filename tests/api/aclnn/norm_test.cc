@@ -65,11 +65,11 @@ TEST_F(AclnnTest, LayerNormOverTrailingDimsWithStatistics) {
       rstd(std::vector<float>(6));
   const int64_t last[] = {4};
   aclIntArray* shape = aclCreateIntArray(last, 1);
-  ASSERT_EQ(ACLNN_RUN(stream_, LayerNorm, dx.View({2, 3, 4}, ACL_FLOAT), shape,
-                      dw.View({4}, ACL_FLOAT), db.View({4}, ACL_FLOAT), 1e-5,
-                      out.View({2, 3, 4}, ACL_FLOAT), mean.View({2, 3, 1}, ACL_FLOAT),
-                      rstd.View({2, 3, 1}, ACL_FLOAT)),
-            ACLNN_SUCCESS)
+  ASSERT_EQ(
+      ACLNN_RUN(stream_, LayerNorm, dx.View({2, 3, 4}, ACL_FLOAT), shape, dw.View({4}, ACL_FLOAT),
+                db.View({4}, ACL_FLOAT), 1e-5, out.View({2, 3, 4}, ACL_FLOAT),
+                mean.View({2, 3, 1}, ACL_FLOAT), rstd.View({2, 3, 1}, ACL_FLOAT)),
+      ACLNN_SUCCESS)
       << aclGetRecentErrMsg();
   ExpectClose(out.Read(), want.y, 1e-6);
   ExpectClose(mean.Read(), want.mean, 1e-6);
@@ -89,11 +89,11 @@ TEST_F(AclnnTest, LayerNormOverTrailingDimsWithStatistics) {
   std::vector<float> x16 = FromF16(ToF16(x));
   const auto want16 = HostLayerNorm(x16, 4, w, b, 1e-5);
   DeviceArray<uint16_t> hx(ToF16(x)), hout(std::vector<uint16_t>(24));
-  ASSERT_EQ(ACLNN_RUN(stream_, LayerNorm, hx.View({2, 3, 4}, ACL_FLOAT16), shape,
-                      dw.View({4}, ACL_FLOAT), db.View({4}, ACL_FLOAT), 1e-5,
-                      hout.View({2, 3, 4}, ACL_FLOAT16), mean.View({2, 3, 1}, ACL_FLOAT),
-                      rstd.View({2, 3, 1}, ACL_FLOAT)),
-            ACLNN_SUCCESS)
+  ASSERT_EQ(
+      ACLNN_RUN(stream_, LayerNorm, hx.View({2, 3, 4}, ACL_FLOAT16), shape, dw.View({4}, ACL_FLOAT),
+                db.View({4}, ACL_FLOAT), 1e-5, hout.View({2, 3, 4}, ACL_FLOAT16),
+                mean.View({2, 3, 1}, ACL_FLOAT), rstd.View({2, 3, 1}, ACL_FLOAT)),
+      ACLNN_SUCCESS)
       << aclGetRecentErrMsg();
   ExpectClose(FromF16(hout.Read()), want16.y, 1e-3);
   ExpectClose(mean.Read(), want16.mean, 1e-6);
@@ -111,11 +111,11 @@ TEST_F(AclnnTest, LayerNormOverTrailingDimsWithStatistics) {
                       nullptr, nullptr),
             ACLNN_ERR_PARAM_INVALID);
   EXPECT_TRUE(HasMessage("weightOptional")) << aclGetRecentErrMsg();
-  EXPECT_EQ(ACLNN_RUN(stream_, LayerNormWithImplMode, dx.View({2, 3, 4}, ACL_FLOAT), shape,
-                      nullptr, nullptr, 1e-5, out.View({2, 3, 4}, ACL_FLOAT), nullptr, nullptr, 3),
+  EXPECT_EQ(ACLNN_RUN(stream_, LayerNormWithImplMode, dx.View({2, 3, 4}, ACL_FLOAT), shape, nullptr,
+                      nullptr, 1e-5, out.View({2, 3, 4}, ACL_FLOAT), nullptr, nullptr, 3),
             ACLNN_ERR_PARAM_INVALID);
-  EXPECT_EQ(ACLNN_RUN(stream_, LayerNormWithImplMode, dx.View({2, 3, 4}, ACL_FLOAT), shape,
-                      nullptr, nullptr, 1e-5, out.View({2, 3, 4}, ACL_FLOAT), nullptr, nullptr, 2),
+  EXPECT_EQ(ACLNN_RUN(stream_, LayerNormWithImplMode, dx.View({2, 3, 4}, ACL_FLOAT), shape, nullptr,
+                      nullptr, 1e-5, out.View({2, 3, 4}, ACL_FLOAT), nullptr, nullptr, 2),
             ACLNN_ERR_PARAM_INVALID);
   EXPECT_EQ(ACLNN_RUN(stream_, LayerNorm, nullptr, shape, nullptr, nullptr, 1e-5,
                       out.View({2, 3, 4}, ACL_FLOAT), nullptr, nullptr),

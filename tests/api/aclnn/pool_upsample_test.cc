@@ -39,9 +39,9 @@ void ExpectWithin(const std::vector<float>& got, const std::vector<float>& want,
 }
 
 // One (H, W) plane pooled PyTorch's way.
-std::vector<float> HostPool(const std::vector<float>& x, int64_t h, int64_t w, int64_t k,
-                            int64_t s, int64_t p, bool ceil_mode, bool avg, bool include_pad,
-                            int64_t divisor, int64_t* ho_out, int64_t* wo_out) {
+std::vector<float> HostPool(const std::vector<float>& x, int64_t h, int64_t w, int64_t k, int64_t s,
+                            int64_t p, bool ceil_mode, bool avg, bool include_pad, int64_t divisor,
+                            int64_t* ho_out, int64_t* wo_out) {
   auto len = [&](int64_t in) {
     int64_t o = (ceil_mode ? (in + 2 * p - k + s - 1) / s : (in + 2 * p - k) / s) + 1;
     if (ceil_mode && (o - 1) * s >= in + p) --o;
@@ -84,8 +84,8 @@ TEST_F(AclnnTest, AvgPool2dPaddingCeilModeAndDivisor) {
     int64_t ho = 0, wo = 0;
     for (int64_t ch = 0; ch < c; ++ch) {
       const std::vector<float> plane(x.begin() + ch * h * w, x.begin() + (ch + 1) * h * w);
-      const auto y = HostPool(plane, h, w, 3, 2, 1, cs.ceil_mode, true, cs.include_pad,
-                              cs.divisor, &ho, &wo);
+      const auto y =
+          HostPool(plane, h, w, 3, 2, 1, cs.ceil_mode, true, cs.include_pad, cs.divisor, &ho, &wo);
       want.insert(want.end(), y.begin(), y.end());
     }
     DeviceArray<float> dx(x), out(std::vector<float>(want.size()));
@@ -281,8 +281,8 @@ TEST_F(AclnnTest, UpsampleLinearFamilyAndBicubic) {
     // Linear 1-D: the rows alone.
     DeviceArray<float> out1(std::vector<float>(h * ow));
     aclIntArray* size1 = Ints({ow});
-    ASSERT_EQ(ACLNN_RUN(stream_, UpsampleLinear1d, dx.View({1, h, w}, ACL_FLOAT), size1, align,
-                        0.0, out1.View({1, h, ow}, ACL_FLOAT)),
+    ASSERT_EQ(ACLNN_RUN(stream_, UpsampleLinear1d, dx.View({1, h, w}, ACL_FLOAT), size1, align, 0.0,
+                        out1.View({1, h, ow}, ACL_FLOAT)),
               ACLNN_SUCCESS)
         << aclGetRecentErrMsg();
     ExpectWithin(out1.Read(), std::vector<float>(rows.begin(), rows.end()), 1e-5);

@@ -38,7 +38,7 @@ struct UnaryCase {
 };
 
 aclnnStatus RunUnary(FirstPhase first, SecondPhase second, const aclTensor* x, aclTensor* y,
-                aclrtStream stream) {
+                     aclrtStream stream) {
   uint64_t ws = 0;
   aclOpExecutor* ex = nullptr;
   const aclnnStatus status = first(x, y, &ws, &ex);
@@ -69,8 +69,7 @@ TEST_F(AclnnTest, UnaryMathMatchesTheHost) {
       {"Erf", aclnnErfGetWorkspaceSize, aclnnErf, [](double x) { return std::erf(x); }},
       {"Square", aclnnSquareGetWorkspaceSize, aclnnSquare, [](double x) { return x * x; }},
       {"Expm1", aclnnExpm1GetWorkspaceSize, aclnnExpm1, [](double x) { return std::expm1(x); }},
-      {"Log1p", aclnnLog1pGetWorkspaceSize, aclnnLog1p,
-       [](double x) { return std::log1p(x + 3); }},
+      {"Log1p", aclnnLog1pGetWorkspaceSize, aclnnLog1p, [](double x) { return std::log1p(x + 3); }},
       {"Log2", Log2First, aclnnLog2, [](double x) { return std::log2(x + 3); }},
       {"Log10", aclnnLog10GetWorkspaceSize, aclnnLog10, [](double x) { return std::log10(x + 3); }},
       {"Reciprocal", aclnnReciprocalGetWorkspaceSize, aclnnReciprocal,
@@ -80,8 +79,9 @@ TEST_F(AclnnTest, UnaryMathMatchesTheHost) {
       {"Mish", aclnnMishGetWorkspaceSize, aclnnMish,
        [](double x) { return x * std::tanh(std::log1p(std::exp(x))); }},
       {"FastGelu", aclnnFastGeluGetWorkspaceSize, aclnnFastGelu,
-       [](double x) { return x / (1 + std::exp(-1.702 * std::fabs(x))) *
-                             std::exp(0.851 * (x - std::fabs(x))); }},
+       [](double x) {
+         return x / (1 + std::exp(-1.702 * std::fabs(x))) * std::exp(0.851 * (x - std::fabs(x)));
+       }},
   };
   // Values inside every op's domain once shifted as the host function shifts them; a view
   // of every second element.
@@ -97,7 +97,7 @@ TEST_F(AclnnTest, UnaryMathMatchesTheHost) {
     DeviceArray<float> in(in_values);
     DeviceArray<float> out(std::vector<float>(6, -7));
     ASSERT_EQ(RunUnary(c.first, c.second, in.View({6}, ACL_FLOAT, {2}), out.View({6}, ACL_FLOAT),
-                  stream_),
+                       stream_),
               ACLNN_SUCCESS)
         << aclGetRecentErrMsg();
     const auto got = out.Read();

@@ -170,9 +170,9 @@ TEST(NnOps, LayerNormFp16AllAxesAndErrors) {
 
 TEST(NnOps, LayerNormV3GivesFloatMeanAndRstdWithoutParameters) {
   // float16 x, gamma and beta absent (1 and 0): mean and rstd come out in float32.
-  auto call = MakeCall("LayerNormV3", {Desc(DataType::kFloat16, {2, 2}),
-                                       Desc(DataType::kUndefined, {}),
-                                       Desc(DataType::kUndefined, {})});
+  auto call =
+      MakeCall("LayerNormV3", {Desc(DataType::kFloat16, {2, 2}), Desc(DataType::kUndefined, {}),
+                               Desc(DataType::kUndefined, {})});
   call.attrs["begin_norm_axis"] = int64_t{1};
   call.attrs["begin_params_axis"] = int64_t{1};
   call.attrs["epsilon"] = 0.0f;
