@@ -28,6 +28,7 @@
 #include <string>
 #include <vector>
 
+#include "onnx_node_case.h"
 #include "onnx_tensor.h"
 
 namespace {
@@ -1211,32 +1212,14 @@ void ToFloat16(Tensor* t) {
 Result RunTest(const fs::path& dir, const std::map<std::string, MapFn>& table, aclrtStream stream) {
   Result r;
   r.name = dir.filename().string();
-  onnx::ModelProto model;
-  {
-    std::ifstream f(dir / "model.onnx", std::ios::binary);
-    if (!f || !model.ParseFromIstream(&f)) {
-      r.reason = "cannot parse model.onnx";
-      return r;
-    }
-  }
-  const auto& graph = model.graph();
-  if (graph.node_size() != 1) {
-    r.onnx_op = graph.node_size() > 0 ? graph.node(0).op_type() : "";
-    r.reason = "not a single-node graph (" + std::to_string(graph.node_size()) + " nodes)";
-    return r;
-  }
-  const onnx::NodeProto& proto = graph.node(0);
-  r.onnx_op = proto.op_type();
-  if (!proto.domain().empty() && proto.domain() != "ai.onnx") {
-    r.onnx_op = proto.domain() + "." + proto.op_type();
-    r.reason = "domain " + proto.domain();
-    return r;
-  }
+  NodeCase test;
+  r.reason = ReadNodeModel(dir, &test);
+  r.onnx_op = test.op;
+  if (!r.reason.empty()) return r;
+  const onnx::NodeProto& proto = *test.node;
   Node node;
   node.proto = &proto;
-  for (const auto& op : model.opset_import())
-    if (op.domain().empty() || op.domain() == "ai.onnx")
-      node.opset = static_cast<int>(op.version());
+  node.opset = test.opset;
   auto it = table.find(proto.op_type());
   if (it == table.end()) {
     auto missing = MissingInSimulator().find(proto.op_type());
@@ -1248,80 +1231,14 @@ Result RunTest(const fs::path& dir, const std::map<std::string, MapFn>& table, a
     }
     return r;
   }
+  r.reason = ReadNodeData(dir, &test, ToFloat16);
+  if (!r.reason.empty()) return r;
 
-  // Declared element types (a bfloat16 input may be stored as uint16 in its .pb).
-  std::map<std::string, int> declared;
-  for (const auto* list : {&graph.input(), &graph.output()}) {
-    for (const auto& vi : *list) {
-      if (!vi.type().has_tensor_type()) {
-        r.reason = "non-tensor (sequence/optional) value " + vi.name();
-        return r;
-      }
-      declared[vi.name()] = vi.type().tensor_type().elem_type();
-    }
-  }
-  auto retype = [&declared](const std::string& name, Tensor* t) {
-    auto d = declared.find(name);
-    if (d != declared.end() && d->second != t->type && ElemSize(d->second) == ElemSize(t->type))
-      t->type = d->second;
-  };
-
-  // Graph inputs that are not initializers are input_N.pb in order.
-  std::map<std::string, bool> is_init;
-  for (const auto& t : graph.initializer()) is_init[t.name()] = true;
-  std::vector<std::string> feed_names;
-  for (const auto& vi : graph.input())
-    if (!is_init.count(vi.name())) feed_names.push_back(vi.name());
-  std::vector<std::string> out_names;
-  for (const auto& vi : graph.output()) out_names.push_back(vi.name());
-
-  std::vector<fs::path> sets;
-  for (const auto& e : fs::directory_iterator(dir))
-    if (e.is_directory() && e.path().filename().string().rfind("test_data_set_", 0) == 0)
-      sets.push_back(e.path());
-  std::sort(sets.begin(), sets.end());
-  if (sets.empty()) {
-    r.reason = "no test_data_set";
-    return r;
-  }
-
-  for (const fs::path& set : sets) {
-    std::map<std::string, Tensor> values;
-    std::string why;
-    for (const auto& t : graph.initializer()) {
-      if (!FromProto(t, &values[t.name()], &why)) {
-        r.reason = "initializer: " + why;
-        return r;
-      }
-    }
-    for (size_t i = 0; i < feed_names.size(); ++i) {
-      if (!LoadTensor(set / ("input_" + std::to_string(i) + ".pb"), &values[feed_names[i]], &why)) {
-        r.reason = "input " + std::to_string(i) + ": " + why;
-        return r;
-      }
-      retype(feed_names[i], &values[feed_names[i]]);
-      ToFloat16(&values[feed_names[i]]);
-    }
-    std::map<std::string, Tensor> expected;
-    for (size_t j = 0; j < out_names.size(); ++j) {
-      if (!LoadTensor(set / ("output_" + std::to_string(j) + ".pb"), &expected[out_names[j]],
-                      &why)) {
-        r.reason = "output " + std::to_string(j) + ": " + why;
-        return r;
-      }
-      retype(out_names[j], &expected[out_names[j]]);
-      ToFloat16(&expected[out_names[j]]);
-    }
+  for (const NodeCase::Set& set : test.sets) {
     node.in.clear();
     node.out.clear();
-    for (const auto& name : proto.input()) {
-      auto v = values.find(name);
-      node.in.push_back(name.empty() || v == values.end() ? nullptr : &v->second);
-    }
-    for (const auto& name : proto.output()) {
-      auto v = expected.find(name);
-      node.out.push_back(name.empty() || v == expected.end() ? nullptr : &v->second);
-    }
+    for (int i = 0; i < proto.input_size(); ++i) node.in.push_back(test.Input(set, i));
+    for (int i = 0; i < proto.output_size(); ++i) node.out.push_back(test.Output(set, i));
     if (!node.in.empty() && !node.in[0] && proto.op_type() != "Range") {
       r.reason = "first input missing";
       return r;
@@ -1343,7 +1260,7 @@ Result RunTest(const fs::path& dir, const std::map<std::string, MapFn>& table, a
     std::string fail = Execute(call, node, stream);
     if (!fail.empty()) {
       r.outcome = Outcome::kFail;
-      r.reason = (sets.size() > 1 ? set.filename().string() + ": " : "") + fail;
+      r.reason = (test.sets.size() > 1 ? set.name + ": " : "") + fail;
       return r;
     }
   }
