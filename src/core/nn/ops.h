@@ -35,12 +35,12 @@ Result<ExecutorPtr> BinaryArith(const char* name, Arith arith, const NnTensor* s
 
 // How a unary op chooses the dtype it computes in.
 enum class UnaryRule {
-  kSame,       // self's dtype (Abs, Neg, Relu, Sign): integers stay integers
-  kFloatOut,   // floats: self's; integers/bool: out's (which must be floating)
-  kFloatOnly,  // self's, which must be floating (LeakyRelu, Elu)
-  kIntsCopied, // floats: self's; integers are copied unchanged (Floor)
-  kPredicate,  // self floating, out bool (IsFinite, IsInf)
-  kLogical,    // self read as bool, the bool result cast to out's dtype (LogicalNot)
+  kSame,        // self's dtype (Abs, Neg, Relu, Sign): integers stay integers
+  kFloatOut,    // floats: self's; integers/bool: out's (which must be floating)
+  kFloatOnly,   // self's, which must be floating (LeakyRelu, Elu)
+  kIntsCopied,  // floats: self's; integers are copied unchanged (Floor)
+  kPredicate,   // self floating, out bool (IsFinite, IsInf)
+  kLogical,     // self read as bool, the bool result cast to out's dtype (LogicalNot)
 };
 
 // out = kernel(self) for an op-library elementwise kernel with `attrs`. out null: in place.
