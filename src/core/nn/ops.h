@@ -306,4 +306,40 @@ Result<ExecutorPtr> RotaryEmbedding(const char* name, const NnTensor* x, const N
 Result<ExecutorPtr> IndexCopy(const char* name, const NnTensor* self, int64_t dim,
                               const NnTensor* index, const NnTensor* source);
 
+// ---- random numbers (ops_random.cc) ----
+// Every value is a function of (seed, offset, element index) alone: the op library's
+// StatelessRandom (Philox-4x32-10, docs/aclnn.md "Random"). In-place forms pass out null and
+// the tensor as self / selfRef.
+
+// out ~ N(mean, std): each a tensor (broadcast together to out's shape) or, when null, the
+// value beside it. out null: selfRef filled in place (both values).
+Result<ExecutorPtr> Normal(const char* name, const NnTensor* self_ref, const NnTensor* mean,
+                           double mean_value, const NnTensor* std, double std_value, int64_t seed,
+                           int64_t offset, const NnTensor* out);
+// selfRef ~ U[from, to).
+Result<ExecutorPtr> Uniform(const char* name, const NnTensor* self_ref, double from, double to,
+                            uint64_t seed, uint64_t offset);
+// selfRef ~ integers uniform in [from, to).
+Result<ExecutorPtr> RandomInt(const char* name, const NnTensor* self_ref, int64_t from, int64_t to,
+                              int64_t seed, int64_t offset);
+// out ~ Bernoulli(prob) with self's shape: prob a scalar or (prob_scalar null) a tensor
+// broadcast to self. out null: in place on self.
+Result<ExecutorPtr> Bernoulli(const char* name, const NnTensor* self, const NnScalar* prob_scalar,
+                              const NnTensor* prob, int64_t seed, int64_t offset,
+                              const NnTensor* out);
+// out = input * keep / (1 - p), keep ~ Bernoulli(1 - p); mask_out the keep bits (LSB first,
+// align(numel, 128) / 8 bytes). train false or p 0: out = input; p 1: out = 0; mask_out is
+// left as it is in those three cases.
+Result<ExecutorPtr> Dropout(const char* name, const NnTensor* input, double p, bool train,
+                            int64_t seed, int64_t offset, const NnTensor* out,
+                            const NnTensor* mask_out);
+// out (1-D, n elements) = a permutation of [0, n).
+Result<ExecutorPtr> Randperm(const char* name, int64_t n, int64_t seed, int64_t offset,
+                             const NnTensor* out);
+// out (int64, self's dims with the last one numsamples) = category indices drawn from each row
+// of the weights self ((C) or (N, C)), with or without replacement.
+Result<ExecutorPtr> Multinomial(const char* name, const NnTensor* self, int64_t numsamples,
+                                bool replacement, int64_t seed, int64_t offset,
+                                const NnTensor* out);
+
 }  // namespace aclsim::core::nn
