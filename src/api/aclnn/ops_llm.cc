@@ -5,6 +5,7 @@
 #include "aclnnop/aclnn_rotary_position_embedding.h"
 #include "aclnnop/aclnn_tril.h"
 #include "aclnnop/aclnn_triu.h"
+#include "api/aclnn/executor_cache.h"
 #include "api/aclnn/nn_call.h"
 #include "core/nn/ops.h"
 
@@ -56,14 +57,17 @@ aclnnStatus aclnnRmsNormGetWorkspaceSize(const aclTensor* x, const aclTensor* ga
                                          const aclTensor* yOut, const aclTensor* rstdOut,
                                          uint64_t* workspaceSize, aclOpExecutor** executor) {
   const char* api_name = __func__;
-  return api::FirstPhase(api_name, workspaceSize, executor, [&]() -> Result<nn::ExecutorPtr> {
-    api::NnArgs args;
-    ACLSIM_ASSIGN_OR_RETURN(auto xt, args.Tensor(x, "x"));
-    ACLSIM_ASSIGN_OR_RETURN(auto g, args.Tensor(gamma, "gamma"));
-    ACLSIM_ASSIGN_OR_RETURN(auto y, args.Tensor(yOut, "yOut"));
-    ACLSIM_ASSIGN_OR_RETURN(auto rstd, args.Tensor(rstdOut, "rstdOut", true));
-    return nn::RmsNorm(api_name, xt, g, epsilon, y, rstd);
-  });
+  api::NnCallKey key(api_name);
+  key.Tensor(x).Tensor(gamma).Plain(epsilon).Tensor(yOut).Tensor(rstdOut);
+  return api::CachedFirstPhase(
+      api_name, key, workspaceSize, executor, [&]() -> Result<nn::ExecutorPtr> {
+        api::NnArgs args;
+        ACLSIM_ASSIGN_OR_RETURN(auto xt, args.Tensor(x, "x"));
+        ACLSIM_ASSIGN_OR_RETURN(auto g, args.Tensor(gamma, "gamma"));
+        ACLSIM_ASSIGN_OR_RETURN(auto y, args.Tensor(yOut, "yOut"));
+        ACLSIM_ASSIGN_OR_RETURN(auto rstd, args.Tensor(rstdOut, "rstdOut", true));
+        return nn::RmsNorm(api_name, xt, g, epsilon, y, rstd);
+      });
 }
 
 aclnnStatus aclnnRotaryPositionEmbeddingGetWorkspaceSize(const aclTensor* x, const aclTensor* cos,
@@ -71,14 +75,17 @@ aclnnStatus aclnnRotaryPositionEmbeddingGetWorkspaceSize(const aclTensor* x, con
                                                          aclTensor* out, uint64_t* workspaceSize,
                                                          aclOpExecutor** executor) {
   const char* api_name = __func__;
-  return api::FirstPhase(api_name, workspaceSize, executor, [&]() -> Result<nn::ExecutorPtr> {
-    api::NnArgs args;
-    ACLSIM_ASSIGN_OR_RETURN(auto xt, args.Tensor(x, "x"));
-    ACLSIM_ASSIGN_OR_RETURN(auto c, args.Tensor(cos, "cos"));
-    ACLSIM_ASSIGN_OR_RETURN(auto s, args.Tensor(sin, "sin"));
-    ACLSIM_ASSIGN_OR_RETURN(auto z, args.Tensor(out, "out"));
-    return nn::RotaryEmbedding(api_name, xt, c, s, mode, z);
-  });
+  api::NnCallKey key(api_name);
+  key.Tensor(x).Tensor(cos).Tensor(sin).Plain(mode).Tensor(out);
+  return api::CachedFirstPhase(api_name, key, workspaceSize, executor,
+                               [&]() -> Result<nn::ExecutorPtr> {
+                                 api::NnArgs args;
+                                 ACLSIM_ASSIGN_OR_RETURN(auto xt, args.Tensor(x, "x"));
+                                 ACLSIM_ASSIGN_OR_RETURN(auto c, args.Tensor(cos, "cos"));
+                                 ACLSIM_ASSIGN_OR_RETURN(auto s, args.Tensor(sin, "sin"));
+                                 ACLSIM_ASSIGN_OR_RETURN(auto z, args.Tensor(out, "out"));
+                                 return nn::RotaryEmbedding(api_name, xt, c, s, mode, z);
+                               });
 }
 
 aclnnStatus aclnnInplaceIndexCopyGetWorkspaceSize(aclTensor* selfRef, int64_t dim,

@@ -8,6 +8,7 @@
 #include "aclnnop/aclnn_softmax.h"
 #include "aclnnop/aclnn_sort.h"
 #include "aclnnop/aclnn_topk.h"
+#include "api/aclnn/executor_cache.h"
 #include "api/aclnn/nn_call.h"
 #include "core/nn/ops.h"
 
@@ -40,12 +41,15 @@ extern "C" {
 aclnnStatus aclnnSoftmaxGetWorkspaceSize(const aclTensor* self, int64_t dim, aclTensor* out,
                                          uint64_t* workspaceSize, aclOpExecutor** executor) {
   const char* api_name = __func__;
-  return api::FirstPhase(api_name, workspaceSize, executor, [&]() -> Result<nn::ExecutorPtr> {
-    api::NnArgs args;
-    ACLSIM_ASSIGN_OR_RETURN(auto x, args.Tensor(self, "self"));
-    ACLSIM_ASSIGN_OR_RETURN(auto z, args.Tensor(out, "out"));
-    return nn::Softmax(api_name, x, dim, z);
-  });
+  api::NnCallKey key(api_name);
+  key.Tensor(self).Plain(dim).Tensor(out);
+  return api::CachedFirstPhase(api_name, key, workspaceSize, executor,
+                               [&]() -> Result<nn::ExecutorPtr> {
+                                 api::NnArgs args;
+                                 ACLSIM_ASSIGN_OR_RETURN(auto x, args.Tensor(self, "self"));
+                                 ACLSIM_ASSIGN_OR_RETURN(auto z, args.Tensor(out, "out"));
+                                 return nn::Softmax(api_name, x, dim, z);
+                               });
 }
 
 aclnnStatus aclnnReduceSumGetWorkspaceSize(const aclTensor* self, const aclIntArray* dims,

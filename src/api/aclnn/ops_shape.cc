@@ -9,6 +9,7 @@
 #include "aclnnop/aclnn_repeat.h"
 #include "aclnnop/aclnn_repeat_interleave.h"
 #include "aclnnop/aclnn_slice.h"
+#include "api/aclnn/executor_cache.h"
 #include "api/aclnn/nn_call.h"
 #include "core/nn/ops.h"
 
@@ -21,13 +22,16 @@ namespace {
 aclnnStatus GatherCall(const char* api_name, nn::GatherKind kind, const aclTensor* self,
                        int64_t dim, const aclTensor* index, const aclTensor* out,
                        uint64_t* workspace_size, aclOpExecutor** executor) {
-  return api::FirstPhase(api_name, workspace_size, executor, [&]() -> Result<nn::ExecutorPtr> {
-    api::NnArgs args;
-    ACLSIM_ASSIGN_OR_RETURN(auto x, args.Tensor(self, "self"));
-    ACLSIM_ASSIGN_OR_RETURN(auto i, args.Tensor(index, "index"));
-    ACLSIM_ASSIGN_OR_RETURN(auto z, args.Tensor(out, "out"));
-    return nn::Gather(api_name, kind, x, dim, i, z);
-  });
+  api::NnCallKey key(api_name);
+  key.Plain(kind).Tensor(self).Plain(dim).Tensor(index).Tensor(out);
+  return api::CachedFirstPhase(api_name, key, workspace_size, executor,
+                               [&]() -> Result<nn::ExecutorPtr> {
+                                 api::NnArgs args;
+                                 ACLSIM_ASSIGN_OR_RETURN(auto x, args.Tensor(self, "self"));
+                                 ACLSIM_ASSIGN_OR_RETURN(auto i, args.Tensor(index, "index"));
+                                 ACLSIM_ASSIGN_OR_RETURN(auto z, args.Tensor(out, "out"));
+                                 return nn::Gather(api_name, kind, x, dim, i, z);
+                               });
 }
 
 }  // namespace
