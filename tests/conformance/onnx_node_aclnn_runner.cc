@@ -297,6 +297,9 @@ std::map<std::string, std::pair<std::string, MapFn>> MappingTable() {
   BINARY("GreaterOrEqual", GeTensor);
   BINARY("Less", LtTensor);
   BINARY("LessOrEqual", LeTensor);
+  BINARY("And", LogicalAnd);
+  BINARY("Or", LogicalOr);
+  BINARY("Xor", LogicalXor);
 #undef BINARY
   for (const char* op : {"Max", "Min"}) {
     t[op] = {op == std::string("Max") ? "Maximum" : "Minimum", [op](Call& c) {

@@ -8,6 +8,9 @@
 #include "aclnnop/aclnn_gt_scalar.h"
 #include "aclnnop/aclnn_gt_tensor.h"
 #include "aclnnop/aclnn_le_tensor.h"
+#include "aclnnop/aclnn_logical_and.h"
+#include "aclnnop/aclnn_logical_or.h"
+#include "aclnnop/aclnn_logical_xor.h"
 #include "aclnnop/aclnn_lt_tensor.h"
 #include "aclnnop/aclnn_maximum.h"
 #include "aclnnop/aclnn_minimum.h"
@@ -89,6 +92,21 @@ aclnnStatus ClampCall(const char* api_name, const aclTensor* self, Side lo, bool
       ACLSIM_ASSIGN_OR_RETURN(z, args.Tensor(out, "out"));
     }
     return nn::Clamp(api_name, x, lt, ls, ht, hs, z);
+  });
+}
+
+aclnnStatus LogicalCall(const char* api_name, nn::LogicalKind kind, const aclTensor* self,
+                        const aclTensor* other, const aclTensor* out, bool in_place,
+                        uint64_t* workspace_size, aclOpExecutor** executor) {
+  return api::FirstPhase(api_name, workspace_size, executor, [&]() -> Result<nn::ExecutorPtr> {
+    api::NnArgs args;
+    ACLSIM_ASSIGN_OR_RETURN(auto x, args.Tensor(self, in_place ? "selfRef" : "self"));
+    ACLSIM_ASSIGN_OR_RETURN(auto y, args.Tensor(other, "other"));
+    const nn::NnTensor* z = nullptr;
+    if (!in_place) {
+      ACLSIM_ASSIGN_OR_RETURN(z, args.Tensor(out, "out"));
+    }
+    return nn::Logical(api_name, kind, x, y, z);
   });
 }
 
@@ -237,6 +255,38 @@ aclnnStatus aclnnInplaceClampMaxTensorGetWorkspaceSize(aclTensor* selfRef, const
                                                        aclOpExecutor** executor) {
   return ClampCall(__func__, selfRef, {}, false, T(max), true, nullptr, true, workspaceSize,
                    executor);
+}
+
+// ---- logical and / or / xor ----
+aclnnStatus aclnnLogicalAndGetWorkspaceSize(const aclTensor* self, const aclTensor* other,
+                                            aclTensor* out, uint64_t* workspaceSize,
+                                            aclOpExecutor** executor) {
+  return LogicalCall(__func__, nn::LogicalKind::kAnd, self, other, out, false, workspaceSize,
+                     executor);
+}
+aclnnStatus aclnnLogicalOrGetWorkspaceSize(const aclTensor* self, const aclTensor* other,
+                                           aclTensor* out, uint64_t* workspaceSize,
+                                           aclOpExecutor** executor) {
+  return LogicalCall(__func__, nn::LogicalKind::kOr, self, other, out, false, workspaceSize,
+                     executor);
+}
+aclnnStatus aclnnLogicalXorGetWorkspaceSize(const aclTensor* self, const aclTensor* other,
+                                            aclTensor* out, uint64_t* workspaceSize,
+                                            aclOpExecutor** executor) {
+  return LogicalCall(__func__, nn::LogicalKind::kXor, self, other, out, false, workspaceSize,
+                     executor);
+}
+aclnnStatus aclnnInplaceLogicalAndGetWorkspaceSize(aclTensor* selfRef, const aclTensor* other,
+                                                   uint64_t* workspaceSize,
+                                                   aclOpExecutor** executor) {
+  return LogicalCall(__func__, nn::LogicalKind::kAnd, selfRef, other, nullptr, true, workspaceSize,
+                     executor);
+}
+aclnnStatus aclnnInplaceLogicalOrGetWorkspaceSize(aclTensor* selfRef, const aclTensor* other,
+                                                  uint64_t* workspaceSize,
+                                                  aclOpExecutor** executor) {
+  return LogicalCall(__func__, nn::LogicalKind::kOr, selfRef, other, nullptr, true, workspaceSize,
+                     executor);
 }
 
 }  // extern "C"

@@ -1,5 +1,7 @@
 // First phases of the shape and movement aclnn operators (core/nn/ops.h builds them): Permute,
 // Slice / SliceV2, Cat, Repeat, ConstantPadNd, GatherV2, IndexSelect, Arange.
+#include <cstdint>
+
 #include "aclnnop/aclnn_arange.h"
 #include "aclnnop/aclnn_cat.h"
 #include "aclnnop/aclnn_constant_pad_nd.h"
@@ -9,6 +11,9 @@
 #include "aclnnop/aclnn_repeat.h"
 #include "aclnnop/aclnn_repeat_interleave.h"
 #include "aclnnop/aclnn_slice.h"
+#include "aclnnop/aclnn_split_tensor.h"
+#include "aclnnop/aclnn_split_with_size.h"
+#include "aclnnop/aclnn_stack.h"
 #include "api/aclnn/executor_cache.h"
 #include "api/aclnn/nn_call.h"
 #include "core/nn/ops.h"
@@ -170,6 +175,48 @@ aclnnStatus aclnnArangeGetWorkspaceSize(const aclScalar* start, const aclScalar*
     ACLSIM_ASSIGN_OR_RETURN(auto ds, args.Scalar(step, "step"));
     ACLSIM_ASSIGN_OR_RETURN(auto z, args.Tensor(out, "out"));
     return nn::Arange(api_name, s0, s1, ds, z);
+  });
+}
+
+aclnnStatus aclnnStackGetWorkspaceSize(const aclTensorList* tensors, int64_t dim, aclTensor* out,
+                                       uint64_t* workspaceSize, aclOpExecutor** executor) {
+  const char* api_name = __func__;
+  return api::FirstPhase(api_name, workspaceSize, executor, [&]() -> Result<nn::ExecutorPtr> {
+    api::NnArgs args;
+    ACLSIM_ASSIGN_OR_RETURN(auto xs, args.Tensors(tensors, "tensors"));
+    ACLSIM_ASSIGN_OR_RETURN(auto z, args.Tensor(out, "out"));
+    return nn::Stack(api_name, xs, dim, z);
+  });
+}
+
+aclnnStatus aclnnSplitTensorGetWorkspaceSize(const aclTensor* self, uint64_t splitSections,
+                                             int64_t dim, aclTensorList* out,
+                                             uint64_t* workspaceSize, aclOpExecutor** executor) {
+  const char* api_name = __func__;
+  return api::FirstPhase(api_name, workspaceSize, executor, [&]() -> Result<nn::ExecutorPtr> {
+    api::NnArgs args;
+    ACLSIM_ASSIGN_OR_RETURN(auto x, args.Tensor(self, "self"));
+    ACLSIM_ASSIGN_OR_RETURN(auto zs, args.Tensors(out, "out"));
+    nn::SplitSizes sizes;
+    sizes.sections = true;
+    sizes.section = splitSections > static_cast<uint64_t>(INT64_MAX)
+                        ? INT64_MAX
+                        : static_cast<int64_t>(splitSections);
+    return nn::Split(api_name, x, sizes, dim, zs);
+  });
+}
+
+aclnnStatus aclnnSplitWithSizeGetWorkspaceSize(const aclTensor* self, const aclIntArray* splitSize,
+                                               int64_t dim, aclTensorList* out,
+                                               uint64_t* workspaceSize, aclOpExecutor** executor) {
+  const char* api_name = __func__;
+  return api::FirstPhase(api_name, workspaceSize, executor, [&]() -> Result<nn::ExecutorPtr> {
+    api::NnArgs args;
+    ACLSIM_ASSIGN_OR_RETURN(auto x, args.Tensor(self, "self"));
+    nn::SplitSizes sizes;
+    ACLSIM_ASSIGN_OR_RETURN(sizes.sizes, args.Ints(splitSize, "splitSize"));
+    ACLSIM_ASSIGN_OR_RETURN(auto zs, args.Tensors(out, "out"));
+    return nn::Split(api_name, x, sizes, dim, zs);
   });
 }
 

@@ -233,6 +233,13 @@ Result<Value> Builder::InputInt4(const NnTensor* tensor, const char* what, size_
   return Input(byte_views_.back().get(), what);
 }
 
+Result<std::vector<Value>> Builder::OutputList(const std::vector<const NnTensor*>& tensors,
+                                               size_t ir_index, const char* what) {
+  ACLSIM_ASSIGN_OR_RETURN(std::vector<Value> values, InputList(tensors, ir_index, what));
+  executor_->lists.back().is_output = true;
+  return values;
+}
+
 Result<std::vector<Value>> Builder::InputList(const std::vector<const NnTensor*>& tensors,
                                               size_t ir_index, const char* what) {
   Executor::ListParam list;

@@ -90,6 +90,9 @@ class Builder {
   // A tensor-list parameter at prototype position `ir_index`.
   Result<std::vector<Value>> InputList(const std::vector<const NnTensor*>& tensors, size_t ir_index,
                                        const char* what);
+  // A tensor-list output parameter at prototype position `ir_index`.
+  Result<std::vector<Value>> OutputList(const std::vector<const NnTensor*>& tensors,
+                                        size_t ir_index, const char* what);
 
   // The value as a contiguous tensor (itself if it is one; else an AsStrided copy).
   Result<Value> Contiguous(const Value& value);

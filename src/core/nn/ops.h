@@ -57,6 +57,11 @@ Result<ExecutorPtr> FillWith(const char* name, const NnTensor* self, double valu
 
 // ---- comparisons, maximum / minimum, power, clamping (ops_binary.cc) ----
 
+enum class LogicalKind { kAnd, kOr, kXor };
+// out = self and / or / xor other, both read as bool, broadcast; the bool result cast to
+// out's dtype. out null: in place on self (selfRef).
+Result<ExecutorPtr> Logical(const char* name, LogicalKind kind, const NnTensor* self,
+                            const NnTensor* other, const NnTensor* out);
 // Comparisons give bool results; kMaximum, kMinimum and kPow the promoted dtype.
 enum class BinaryKind {
   kGreater,
@@ -206,6 +211,19 @@ Result<ExecutorPtr> Slice(const char* name, const NnTensor* self,
                           const std::vector<int64_t>& axes, const std::vector<int64_t>& steps,
                           const NnTensor* out);
 // out = torch.cat(tensors, dim): promoted dtype, 1-D empty tensors skipped.
+// out = the tensors (one shape) stacked along a new dim `dim` (promoted, cast to out).
+Result<ExecutorPtr> Stack(const char* name, const std::vector<const NnTensor*>& tensors,
+                          int64_t dim, const NnTensor* out);
+// How Split cuts: chunks of `section` (the last one smaller; SplitTensor) or `sizes`
+// (SplitWithSize).
+struct SplitSizes {
+  bool sections = false;
+  int64_t section = 0;
+  std::vector<int64_t> sizes;
+};
+// out[i] = the i-th part of self along dim.
+Result<ExecutorPtr> Split(const char* name, const NnTensor* self, const SplitSizes& sizes,
+                          int64_t dim, const std::vector<const NnTensor*>& outs);
 Result<ExecutorPtr> Cat(const char* name, const std::vector<const NnTensor*>& tensors, int64_t dim,
                         const NnTensor* out);
 // out = self.repeat(repeats) (torch.Tensor.repeat: leading dims added).

@@ -157,6 +157,43 @@ Result<ExecutorPtr> Binary(const char* name, BinaryKind kind, const NnTensor* se
   return b.Finish();
 }
 
+Result<ExecutorPtr> Logical(const char* name, LogicalKind kind, const NnTensor* self,
+                            const NnTensor* other, const NnTensor* out) {
+  using binary_ops::DT;
+  Builder b(name);
+  const bool in_place = out == nullptr;
+  ACLSIM_ASSIGN_OR_RETURN(
+      auto x, binary_ops::TakeOperand(b, self, nullptr, in_place ? "selfRef" : "self", in_place));
+  ACLSIM_ASSIGN_OR_RETURN(auto y, binary_ops::TakeOperand(b, other, nullptr, "other", false));
+  Value z = x.tensor;
+  if (!in_place) {
+    ACLSIM_ASSIGN_OR_RETURN(z, b.Output(out, "out"));
+  }
+  ACLSIM_RETURN_IF_ERROR(b.Begin());
+  const auto shape = BroadcastShape(x.dims(), y.dims());
+  if (!shape) {
+    return Err(StatusCode::kInvalidParam, "{}: shapes {} and {} do not broadcast", b.name(),
+               ShapeString(x.dims()), ShapeString(y.dims()));
+  }
+  ACLSIM_RETURN_IF_ERROR(
+      binary_ops::CheckResult(b, *shape, DT::kBool, z, in_place ? "selfRef" : "out"));
+  if (z.numel() == 0) return b.Finish();
+  ACLSIM_ASSIGN_OR_RETURN(Value lhs, b.Cast(x.tensor, DT::kBool));
+  ACLSIM_ASSIGN_OR_RETURN(Value rhs, b.Cast(y.tensor, DT::kBool));
+  Value r;
+  if (kind == LogicalKind::kXor) {
+    ACLSIM_ASSIGN_OR_RETURN(r, b.Op1("NotEqual", {lhs, rhs}));
+  } else {
+    ACLSIM_ASSIGN_OR_RETURN(
+        r, b.Op1(kind == LogicalKind::kAnd ? "LogicalAnd" : "LogicalOr", {lhs, rhs}));
+  }
+  if (r.dims != *shape) {
+    ACLSIM_ASSIGN_OR_RETURN(r, b.Reshape(r, *shape));
+  }
+  ACLSIM_RETURN_IF_ERROR(b.Store(r, z));
+  return b.Finish();
+}
+
 Result<ExecutorPtr> Clamp(const char* name, const NnTensor* self, const NnTensor* min_tensor,
                           const NnScalar* min_scalar, const NnTensor* max_tensor,
                           const NnScalar* max_scalar, const NnTensor* out) {

@@ -238,6 +238,108 @@ Result<ExecutorPtr> Cat(const char* name, const std::vector<const NnTensor*>& te
   return b.Finish();
 }
 
+Result<ExecutorPtr> Stack(const char* name, const std::vector<const NnTensor*>& tensors,
+                          int64_t dim, const NnTensor* out) {
+  Builder b(name);
+  ACLSIM_ASSIGN_OR_RETURN(std::vector<Value> xs, b.InputList(tensors, 0, "tensors"));
+  ACLSIM_ASSIGN_OR_RETURN(Value z, b.Output(out, "out"));
+  ACLSIM_RETURN_IF_ERROR(b.Begin());
+  if (xs.empty()) return Err(StatusCode::kInvalidParam, "{}: tensors is empty", b.name());
+  const std::vector<int64_t>& shape = xs[0].dims;
+  if (shape.size() + 1 > shape_ops::kMaxRank) {
+    return Err(StatusCode::kInvalidParam, "{}: tensors of {} dims stack to more than {}", b.name(),
+               shape.size(), shape_ops::kMaxRank);
+  }
+  ACLSIM_ASSIGN_OR_RETURN(size_t axis, shape_ops::WrapDim(b, dim, shape.size() + 1, "dim"));
+  DT dtype = xs[0].dtype;
+  for (size_t i = 1; i < xs.size(); ++i) {
+    if (xs[i].dims != shape) {
+      return Err(StatusCode::kInvalidParam, "{}: tensors[{}] has shape {} but tensors[0] has {}",
+                 b.name(), i, ShapeString(xs[i].dims), ShapeString(shape));
+    }
+    auto promoted = Promote(dtype, xs[i].dtype);
+    if (!promoted) {
+      return Err(StatusCode::kInvalidParam, "{}: tensors[{}] is {}, which does not promote with {}",
+                 b.name(), i, ops::DataTypeName(xs[i].dtype), ops::DataTypeName(dtype));
+    }
+    dtype = *promoted;
+  }
+  if (!CanCastTo(dtype, z.dtype)) {
+    return Err(StatusCode::kInvalidParam, "{}: the result is {}, which cannot be cast to out's {}",
+               b.name(), ops::DataTypeName(dtype), ops::DataTypeName(z.dtype));
+  }
+  std::vector<int64_t> dims = shape;
+  dims.insert(dims.begin() + static_cast<long>(axis), static_cast<int64_t>(xs.size()));
+  ACLSIM_RETURN_IF_ERROR(shape_ops::RequireShape(b, z, dims, "out"));
+  if (z.numel() == 0) return b.Finish();
+  // Tensor i goes to out.select(dim, i).
+  std::vector<int64_t> strides = z.strides;
+  strides.erase(strides.begin() + static_cast<long>(axis));
+  for (size_t i = 0; i < xs.size(); ++i) {
+    ACLSIM_ASSIGN_OR_RETURN(Value cast, b.Cast(xs[i], dtype));
+    const Value part = b.View(z, shape, strides, static_cast<int64_t>(i) * z.strides[axis]);
+    ACLSIM_RETURN_IF_ERROR(b.Store(cast, part));
+  }
+  return b.Finish();
+}
+
+Result<ExecutorPtr> Split(const char* name, const NnTensor* self, const SplitSizes& sizes,
+                          int64_t dim, const std::vector<const NnTensor*>& outs) {
+  Builder b(name);
+  ACLSIM_ASSIGN_OR_RETURN(Value x, b.Input(self, "self"));
+  ACLSIM_ASSIGN_OR_RETURN(std::vector<Value> zs, b.OutputList(outs, 3, "out"));
+  ACLSIM_RETURN_IF_ERROR(b.Begin());
+  ACLSIM_RETURN_IF_ERROR(shape_ops::RequireRank(b, x, "self", 1));
+  ACLSIM_ASSIGN_OR_RETURN(size_t axis, shape_ops::WrapDim(b, dim, x.rank(), "dim"));
+  const int64_t length = x.dims[axis];
+  std::vector<int64_t> parts = sizes.sizes;
+  if (sizes.sections) {  // chunks of `section`, the last one smaller (torch.split)
+    const int64_t section = sizes.section;
+    if (section <= 0 && length > 0) {
+      return Err(StatusCode::kInvalidParam, "{}: splitSections is {}; it must be positive",
+                 b.name(), section);
+    }
+    parts.clear();
+    for (int64_t at = 0; at < length; at += section)
+      parts.push_back(std::min(section, length - at));
+    if (length == 0) parts.push_back(0);
+  }
+  int64_t total = 0;
+  for (int64_t p : parts) {
+    if (p < 0) {
+      return Err(StatusCode::kInvalidParam, "{}: splitSize {} holds a negative size", b.name(),
+                 ShapeString(parts));
+    }
+    total += p;
+  }
+  if (total != length) {
+    return Err(StatusCode::kInvalidParam,
+               "{}: the sizes {} add up to {}, not self's {} along dim {}", b.name(),
+               ShapeString(parts), total, length, axis);
+  }
+  if (parts.size() != zs.size()) {
+    return Err(StatusCode::kInvalidParam, "{}: the split gives {} tensors but out holds {}",
+               b.name(), parts.size(), zs.size());
+  }
+  int64_t at = 0;
+  for (size_t i = 0; i < zs.size(); ++i) {
+    std::vector<int64_t> dims = x.dims;
+    dims[axis] = parts[i];
+    const std::string what = fmt::format("out[{}]", i);
+    ACLSIM_RETURN_IF_ERROR(shape_ops::RequireShape(b, zs[i], dims, what.c_str()));
+    if (!CanCastTo(x.dtype, zs[i].dtype)) {
+      return Err(StatusCode::kInvalidParam, "{}: self is {}, which cannot be cast to {}'s {}",
+                 b.name(), ops::DataTypeName(x.dtype), what, ops::DataTypeName(zs[i].dtype));
+    }
+    if (zs[i].numel() > 0) {
+      const Value part = b.View(x, dims, x.strides, at * x.strides[axis]);
+      ACLSIM_RETURN_IF_ERROR(b.Store(part, zs[i]));
+    }
+    at += parts[i];
+  }
+  return b.Finish();
+}
+
 Result<ExecutorPtr> Repeat(const char* name, const NnTensor* self,
                            const std::vector<int64_t>& repeats, const NnTensor* out) {
   Builder b(name);
