@@ -401,6 +401,9 @@ std::map<std::string, std::pair<std::string, MapFn>> MappingTable() {
                       }
                       RUN(c, Permute, c.In(0), c.Array(perm), c.Out(0));
                     }};
+  t["Expand"] = {"Expand", [](Call& c) {  // the broadcast result's shape as the size
+                   RUN(c, Expand, c.In(0), c.Array(c.OutTensor(0)->dims), c.Out(0));
+                 }};
   t["Tile"] = {"Repeat", [](Call& c) {
                  RUN(c, Repeat, c.In(0), c.Array(onnxconf::Ints(*c.InTensor(1))), c.Out(0));
                }};

@@ -5,11 +5,14 @@
 #include "aclnnop/aclnn_arange.h"
 #include "aclnnop/aclnn_cat.h"
 #include "aclnnop/aclnn_constant_pad_nd.h"
+#include "aclnnop/aclnn_expand.h"
+#include "aclnnop/aclnn_flip.h"
 #include "aclnnop/aclnn_gather_v2.h"
 #include "aclnnop/aclnn_index_select.h"
 #include "aclnnop/aclnn_permute.h"
 #include "aclnnop/aclnn_repeat.h"
 #include "aclnnop/aclnn_repeat_interleave.h"
+#include "aclnnop/aclnn_roll.h"
 #include "aclnnop/aclnn_slice.h"
 #include "aclnnop/aclnn_split_tensor.h"
 #include "aclnnop/aclnn_split_with_size.h"
@@ -217,6 +220,46 @@ aclnnStatus aclnnSplitWithSizeGetWorkspaceSize(const aclTensor* self, const aclI
     ACLSIM_ASSIGN_OR_RETURN(sizes.sizes, args.Ints(splitSize, "splitSize"));
     ACLSIM_ASSIGN_OR_RETURN(auto zs, args.Tensors(out, "out"));
     return nn::Split(api_name, x, sizes, dim, zs);
+  });
+}
+
+aclnnStatus aclnnFlipGetWorkspaceSize(const aclTensor* self, const aclIntArray* dims,
+                                      aclTensor* out, uint64_t* workspaceSize,
+                                      aclOpExecutor** executor) {
+  const char* api_name = __func__;
+  return api::FirstPhase(api_name, workspaceSize, executor, [&]() -> Result<nn::ExecutorPtr> {
+    api::NnArgs args;
+    ACLSIM_ASSIGN_OR_RETURN(auto x, args.Tensor(self, "self"));
+    ACLSIM_ASSIGN_OR_RETURN(auto d, args.Ints(dims, "dims"));
+    ACLSIM_ASSIGN_OR_RETURN(auto z, args.Tensor(out, "out"));
+    return nn::Flip(api_name, x, d, z);
+  });
+}
+
+aclnnStatus aclnnRollGetWorkspaceSize(const aclTensor* x, const aclIntArray* shifts,
+                                      const aclIntArray* dims, aclTensor* out,
+                                      uint64_t* workspaceSize, aclOpExecutor** executor) {
+  const char* api_name = __func__;
+  return api::FirstPhase(api_name, workspaceSize, executor, [&]() -> Result<nn::ExecutorPtr> {
+    api::NnArgs args;
+    ACLSIM_ASSIGN_OR_RETURN(auto xt, args.Tensor(x, "x"));
+    ACLSIM_ASSIGN_OR_RETURN(auto s, args.Ints(shifts, "shifts"));
+    ACLSIM_ASSIGN_OR_RETURN(auto d, args.Ints(dims, "dims"));
+    ACLSIM_ASSIGN_OR_RETURN(auto z, args.Tensor(out, "out"));
+    return nn::Roll(api_name, xt, s, d, z);
+  });
+}
+
+aclnnStatus aclnnExpandGetWorkspaceSize(const aclTensor* self, const aclIntArray* size,
+                                        aclTensor* out, uint64_t* workspaceSize,
+                                        aclOpExecutor** executor) {
+  const char* api_name = __func__;
+  return api::FirstPhase(api_name, workspaceSize, executor, [&]() -> Result<nn::ExecutorPtr> {
+    api::NnArgs args;
+    ACLSIM_ASSIGN_OR_RETURN(auto x, args.Tensor(self, "self"));
+    ACLSIM_ASSIGN_OR_RETURN(auto sz, args.Ints(size, "size"));
+    ACLSIM_ASSIGN_OR_RETURN(auto z, args.Tensor(out, "out"));
+    return nn::Expand(api_name, x, sz, z);
   });
 }
 

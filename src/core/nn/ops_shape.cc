@@ -1,12 +1,14 @@
-// Shape and movement aclnn operators: Permute, Slice / SliceV2, Cat, Repeat, ConstantPadNd,
-// GatherV2, IndexSelect and Arange. Views (Permute, Slice) are free: the result is a view of the
-// input written through the output's view; Cat writes each input into its part of the output;
-// the others are one op-library kernel (TileD, PadV3, GatherV2, Range) with the aclnn
-// argument rules around it.
+// Shape and movement aclnn operators: Permute, Slice / SliceV2, Cat, Stack, Split*, Expand,
+// Flip, Roll, Repeat, ConstantPadNd, GatherV2, IndexSelect and Arange. Views (Permute, Slice,
+// Expand) are free: the result is a view of the input written through the output's view; Cat
+// and Stack write each input into its part of the output, Split each part into its output;
+// Flip and Roll gather with constant indices; the others are one op-library kernel (TileD,
+// PadV3, GatherV2, Range) with the aclnn argument rules around it.
 #include <fmt/ranges.h>
 
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <limits>
 
 #include "core/nn/builder.h"
@@ -104,6 +106,16 @@ std::optional<int64_t> MulDims(int64_t a, int64_t b) {
   int64_t r = 0;
   if (__builtin_mul_overflow(a, b, &r)) return std::nullopt;
   return r;
+}
+
+// x gathered along `axis` by the constant int64 indices `index`.
+Result<Value> GatherConst(Builder& b, const Value& x, size_t axis,
+                          const std::vector<int64_t>& index) {
+  std::vector<uint8_t> bytes(index.size() * sizeof(int64_t));
+  if (!index.empty()) std::memcpy(bytes.data(), index.data(), bytes.size());
+  const Value idx = b.ConstantBytes(std::move(bytes), ops::DataType::kInt64,
+                                    {static_cast<int64_t>(index.size())});
+  return b.Op1("GatherV2", {x, idx}, {}, {{2, {static_cast<int64_t>(axis)}}});
 }
 
 }  // namespace shape_ops
@@ -337,6 +349,113 @@ Result<ExecutorPtr> Split(const char* name, const NnTensor* self, const SplitSiz
     }
     at += parts[i];
   }
+  return b.Finish();
+}
+
+Result<ExecutorPtr> Flip(const char* name, const NnTensor* self, const std::vector<int64_t>& dims,
+                         const NnTensor* out) {
+  Builder b(name);
+  ACLSIM_ASSIGN_OR_RETURN(Value x, b.Input(self, "self"));
+  ACLSIM_ASSIGN_OR_RETURN(Value z, b.Output(out, "out"));
+  ACLSIM_RETURN_IF_ERROR(b.Begin());
+  ACLSIM_RETURN_IF_ERROR(shape_ops::RequireRank(b, x, "self", 1));
+  ACLSIM_RETURN_IF_ERROR(shape_ops::RequireSameDtype(b, x, z, "self", "out"));
+  ACLSIM_RETURN_IF_ERROR(shape_ops::RequireShape(b, z, x.dims, "out"));
+  std::vector<bool> seen(x.rank(), false);
+  std::vector<size_t> axes;
+  for (int64_t d : dims) {
+    ACLSIM_ASSIGN_OR_RETURN(size_t axis, shape_ops::WrapDim(b, d, x.rank(), "dims"));
+    if (seen[axis]) {
+      return Err(StatusCode::kInvalidParam, "{}: dims {} names dim {} twice", b.name(),
+                 ShapeString(dims), axis);
+    }
+    seen[axis] = true;
+    axes.push_back(axis);
+  }
+  if (z.numel() == 0) return b.Finish();
+  Value v = x;
+  for (size_t axis : axes) {
+    std::vector<int64_t> index(static_cast<size_t>(x.dims[axis]));
+    for (size_t j = 0; j < index.size(); ++j) index[j] = x.dims[axis] - 1 - static_cast<int64_t>(j);
+    ACLSIM_ASSIGN_OR_RETURN(v, shape_ops::GatherConst(b, v, axis, index));
+  }
+  ACLSIM_RETURN_IF_ERROR(b.Store(v, z));
+  return b.Finish();
+}
+
+Result<ExecutorPtr> Roll(const char* name, const NnTensor* self, const std::vector<int64_t>& shifts,
+                         const std::vector<int64_t>& dims, const NnTensor* out) {
+  Builder b(name);
+  ACLSIM_ASSIGN_OR_RETURN(Value x, b.Input(self, "x"));
+  ACLSIM_ASSIGN_OR_RETURN(Value z, b.Output(out, "out"));
+  ACLSIM_RETURN_IF_ERROR(b.Begin());
+  ACLSIM_RETURN_IF_ERROR(shape_ops::RequireSameDtype(b, x, z, "x", "out"));
+  ACLSIM_RETURN_IF_ERROR(shape_ops::RequireShape(b, z, x.dims, "out"));
+  const bool flat = dims.empty();
+  if ((flat && shifts.size() != 1) || (!flat && shifts.size() != dims.size())) {
+    return Err(StatusCode::kInvalidParam,
+               "{}: shifts {} and dims {} must have one length (or dims none and one shift)",
+               b.name(), ShapeString(shifts), ShapeString(dims));
+  }
+  if (z.numel() == 0) return b.Finish();
+  // Element j of a rolled dim of n comes from (j - shift) mod n.
+  auto rotate = [](int64_t n, int64_t shift) {
+    const int64_t s = ((shift % n) + n) % n;
+    std::vector<int64_t> index(static_cast<size_t>(n));
+    for (int64_t j = 0; j < n; ++j) index[static_cast<size_t>(j)] = (j - s + n) % n;
+    return index;
+  };
+  Value v = x;
+  if (flat) {
+    ACLSIM_ASSIGN_OR_RETURN(v, b.Contiguous(x));
+    ACLSIM_ASSIGN_OR_RETURN(v, b.Reshape(v, {x.numel()}));
+    ACLSIM_ASSIGN_OR_RETURN(v, shape_ops::GatherConst(b, v, 0, rotate(x.numel(), shifts[0])));
+    ACLSIM_ASSIGN_OR_RETURN(v, b.Reshape(v, x.dims));
+  }
+  for (size_t k = 0; k < dims.size(); ++k) {
+    ACLSIM_ASSIGN_OR_RETURN(size_t axis, shape_ops::WrapDim(b, dims[k], x.rank(), "dims"));
+    ACLSIM_ASSIGN_OR_RETURN(v, shape_ops::GatherConst(b, v, axis, rotate(x.dims[axis], shifts[k])));
+  }
+  ACLSIM_RETURN_IF_ERROR(b.Store(v, z));
+  return b.Finish();
+}
+
+Result<ExecutorPtr> Expand(const char* name, const NnTensor* self, const std::vector<int64_t>& size,
+                           const NnTensor* out) {
+  Builder b(name);
+  ACLSIM_ASSIGN_OR_RETURN(Value x, b.Input(self, "self"));
+  ACLSIM_ASSIGN_OR_RETURN(Value z, b.Output(out, "out"));
+  ACLSIM_RETURN_IF_ERROR(b.Begin());
+  ACLSIM_RETURN_IF_ERROR(shape_ops::RequireSameDtype(b, x, z, "self", "out"));
+  if (size.size() < x.rank() || size.size() > shape_ops::kMaxRank) {
+    return Err(StatusCode::kInvalidParam, "{}: size {} must have {} to {} values for self {}",
+               b.name(), ShapeString(size), x.rank(), shape_ops::kMaxRank, ShapeString(x.dims));
+  }
+  // torch.expand: new leading dims; -1 keeps a dim; a dim of 1 repeats (stride 0).
+  const size_t lead = size.size() - x.rank();
+  std::vector<int64_t> dims(size.size());
+  std::vector<int64_t> strides(size.size(), 0);
+  for (size_t k = 0; k < size.size(); ++k) {
+    if (k < lead) {
+      if (size[k] < 0) {
+        return Err(StatusCode::kInvalidParam, "{}: size {} has {} for a new dim", b.name(),
+                   ShapeString(size), size[k]);
+      }
+      dims[k] = size[k];
+      continue;
+    }
+    const int64_t have = x.dims[k - lead];
+    const int64_t want = size[k] == -1 ? have : size[k];
+    if (want != have && have != 1) {
+      return Err(StatusCode::kInvalidParam, "{}: self {} cannot be expanded to {} (dim {})",
+                 b.name(), ShapeString(x.dims), ShapeString(size), k);
+    }
+    dims[k] = want;
+    strides[k] = want == have ? x.strides[k - lead] : 0;
+  }
+  ACLSIM_RETURN_IF_ERROR(shape_ops::RequireShape(b, z, dims, "out"));
+  if (z.numel() == 0) return b.Finish();
+  ACLSIM_RETURN_IF_ERROR(b.Store(b.View(x, dims, strides, 0), z));
   return b.Finish();
 }
 

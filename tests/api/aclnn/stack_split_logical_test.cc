@@ -1,13 +1,16 @@
-// aclnn Stack, SplitTensor, SplitWithSize and the logical operators (LogicalAnd / Or / Xor
-// and the in-place forms) through the public API: new and negative dims, promotion, strided
-// outputs, tensor-list outputs, broadcasting, non-bool operands, and the errors.
+// aclnn Stack, SplitTensor, SplitWithSize, Flip, Roll, Expand and the logical operators (LogicalAnd
+// / Or / Xor and the in-place forms) through the public API: new and negative dims, promotion,
+// strided outputs, tensor-list outputs, broadcasting, non-bool operands, and the errors.
 #include <cstdint>
 #include <vector>
 
 #include "aclnn_test.h"
+#include "aclnnop/aclnn_expand.h"
+#include "aclnnop/aclnn_flip.h"
 #include "aclnnop/aclnn_logical_and.h"
 #include "aclnnop/aclnn_logical_or.h"
 #include "aclnnop/aclnn_logical_xor.h"
+#include "aclnnop/aclnn_roll.h"
 #include "aclnnop/aclnn_split_tensor.h"
 #include "aclnnop/aclnn_split_with_size.h"
 #include "aclnnop/aclnn_stack.h"
@@ -126,6 +129,51 @@ TEST_F(AclnnTest, LogicalOperatorsReadOperandsAsBool) {
   EXPECT_EQ(
       ACLNN_RUN(stream_, InplaceLogicalOr, self.View({1}, ACL_FLOAT), mask.View({4}, ACL_BOOL)),
       ACLNN_ERR_PARAM_INVALID);
+}
+
+TEST_F(AclnnTest, FlipRollAndExpand) {
+  DeviceArray<float> x(Iota(6)), out(std::vector<float>(6));  // [2, 3]
+  aclIntArray* both = Ints({0, -1});
+  ASSERT_EQ(ACLNN_RUN(stream_, Flip, x.View({2, 3}, ACL_FLOAT), both, out.View({2, 3}, ACL_FLOAT)),
+            ACLNN_SUCCESS)
+      << aclGetRecentErrMsg();
+  EXPECT_EQ(out.Read(), (std::vector<float>{5, 4, 3, 2, 1, 0}));
+  // Roll: by 1 along dim 1, then the flattened tensor by -2.
+  aclIntArray* one = Ints({1});
+  aclIntArray* dim1 = Ints({1});
+  ASSERT_EQ(
+      ACLNN_RUN(stream_, Roll, x.View({2, 3}, ACL_FLOAT), one, dim1, out.View({2, 3}, ACL_FLOAT)),
+      ACLNN_SUCCESS)
+      << aclGetRecentErrMsg();
+  EXPECT_EQ(out.Read(), (std::vector<float>{2, 0, 1, 5, 3, 4}));
+  aclIntArray* minus2 = Ints({-2});
+  aclIntArray* none = Ints({});
+  ASSERT_EQ(ACLNN_RUN(stream_, Roll, x.View({2, 3}, ACL_FLOAT), minus2, none,
+                      out.View({2, 3}, ACL_FLOAT)),
+            ACLNN_SUCCESS)
+      << aclGetRecentErrMsg();
+  EXPECT_EQ(out.Read(), (std::vector<float>{2, 3, 4, 5, 0, 1}));
+  // Expand [3, 1] to [2, 3, 4] (a new leading dim, -1 keeps 3).
+  DeviceArray<int32_t> col({7, 8, 9}), wide(std::vector<int32_t>(24));
+  aclIntArray* size = Ints({2, -1, 4});
+  ASSERT_EQ(ACLNN_RUN(stream_, Expand, col.View({3, 1}, ACL_INT32), size,
+                      wide.View({2, 3, 4}, ACL_INT32)),
+            ACLNN_SUCCESS)
+      << aclGetRecentErrMsg();
+  const auto got = wide.Read();
+  for (int i = 0; i < 24; ++i) EXPECT_EQ(got[i], 7 + (i / 4) % 3) << i;
+  // Errors: a dim twice, shifts and dims of different lengths, a size that does not fit.
+  aclIntArray* twice = Ints({1, -1});
+  EXPECT_EQ(ACLNN_RUN(stream_, Flip, x.View({2, 3}, ACL_FLOAT), twice, out.View({2, 3}, ACL_FLOAT)),
+            ACLNN_ERR_PARAM_INVALID);
+  EXPECT_EQ(
+      ACLNN_RUN(stream_, Roll, x.View({2, 3}, ACL_FLOAT), one, both, out.View({2, 3}, ACL_FLOAT)),
+      ACLNN_ERR_PARAM_INVALID);
+  aclIntArray* bad = Ints({2, 1});  // dim 0 is 3, not 1
+  EXPECT_EQ(
+      ACLNN_RUN(stream_, Expand, col.View({3, 1}, ACL_INT32), bad, wide.View({2, 1}, ACL_INT32)),
+      ACLNN_ERR_PARAM_INVALID);
+  for (aclIntArray* a : {both, one, dim1, minus2, none, size, twice, bad}) aclDestroyIntArray(a);
 }
 
 }  // namespace
