@@ -216,12 +216,11 @@ Result<ExecutorPtr> Flip(const char* name, const NnTensor* self, const std::vect
                          const NnTensor* out);
 // torch.roll: out = self shifted by shifts[k] along dims[k] (dims empty: one shift of the
 // flattened tensor).
-Result<ExecutorPtr> Roll(const char* name, const NnTensor* self,
-                         const std::vector<int64_t>& shifts, const std::vector<int64_t>& dims,
-                         const NnTensor* out);
+Result<ExecutorPtr> Roll(const char* name, const NnTensor* self, const std::vector<int64_t>& shifts,
+                         const std::vector<int64_t>& dims, const NnTensor* out);
 // torch.expand: self broadcast to size (-1 keeps a dim, new dims lead).
-Result<ExecutorPtr> Expand(const char* name, const NnTensor* self,
-                           const std::vector<int64_t>& size, const NnTensor* out);
+Result<ExecutorPtr> Expand(const char* name, const NnTensor* self, const std::vector<int64_t>& size,
+                           const NnTensor* out);
 // out = the tensors (one shape) stacked along a new dim `dim` (promoted, cast to out).
 Result<ExecutorPtr> Stack(const char* name, const std::vector<const NnTensor*>& tensors,
                           int64_t dim, const NnTensor* out);
