@@ -356,10 +356,12 @@ std::map<std::string, std::pair<std::string, MapFn>> MappingTable() {
                      c.Scalar(c.Float("alpha", 1), ACL_FLOAT), c.Out(0), 0);
                }};
   // Reductions and scans.
-  auto reduce = [](bool mean) {
-    return [mean](Call& c) {
+  // ReduceSum takes its axes as an input from opset 13, the others from opset 18.
+  enum class R { kSum, kMean, kMax, kMin, kProd, kLogSumExp };
+  auto reduce = [](R r) {
+    return [r](Call& c) {
       std::vector<int64_t> axes = c.Ints("axes");
-      if (c.opset() >= (mean ? 18 : 13)) {
+      if (c.opset() >= (r == R::kSum ? 13 : 18)) {
         axes = c.InTensor(1) ? onnxconf::Ints(*c.InTensor(1)) : std::vector<int64_t>{};
       }
       if (axes.empty() && c.Int("noop_with_empty_axes", 0) != 0) {
@@ -367,15 +369,46 @@ std::map<std::string, std::pair<std::string, MapFn>> MappingTable() {
       }
       const bool keep = c.Int("keepdims", 1) != 0;
       const auto type = onnxconf::AclType(c.OutTensor(0)->type);
-      if (mean) {
-        RUN(c, Mean, c.In(0), c.Array(axes), keep, type, c.Out(0));
-      } else {
-        RUN(c, ReduceSum, c.In(0), c.Array(axes), keep, type, c.Out(0));
+      switch (r) {
+        case R::kSum:
+          RUN(c, ReduceSum, c.In(0), c.Array(axes), keep, type, c.Out(0));
+          break;
+        case R::kMean:
+          RUN(c, Mean, c.In(0), c.Array(axes), keep, type, c.Out(0));
+          break;
+        case R::kMax:
+          RUN(c, Amax, c.In(0), c.Array(axes), keep, c.Out(0));
+          break;
+        case R::kMin:
+          RUN(c, Amin, c.In(0), c.Array(axes), keep, c.Out(0));
+          break;
+        case R::kProd:
+          if (axes.size() > 1) return c.Unmapped("ProdDim takes one dim");
+          if (axes.empty()) {
+            if (keep && c.Rank(0) > 0) return c.Unmapped("Prod over all dims keeps none");
+            RUN(c, Prod, c.In(0), type, c.Out(0));
+          } else {
+            RUN(c, ProdDim, c.In(0), axes[0], keep, type, c.Out(0));
+          }
+          break;
+        case R::kLogSumExp:
+          RUN(c, LogSumExp, c.In(0), c.Array(axes), keep, c.Out(0));
+          break;
       }
     };
   };
-  t["ReduceSum"] = {"ReduceSum", reduce(false)};
-  t["ReduceMean"] = {"Mean", reduce(true)};
+  t["ReduceSum"] = {"ReduceSum", reduce(R::kSum)};
+  t["ReduceMean"] = {"Mean", reduce(R::kMean)};
+  t["ReduceMax"] = {"Amax", reduce(R::kMax)};
+  t["ReduceMin"] = {"Amin", reduce(R::kMin)};
+  t["ReduceProd"] = {"Prod/ProdDim", reduce(R::kProd)};
+  t["ReduceLogSumExp"] = {"LogSumExp", reduce(R::kLogSumExp)};
+  t["ArgMin"] = {"ArgMin", [](Call& c) {
+                   if (c.Int("select_last_index", 0) != 0) {
+                     return c.Unmapped("select_last_index");
+                   }
+                   RUN(c, ArgMin, c.In(0), c.Int("axis", 0), c.Int("keepdims", 1) != 0, c.Out(0));
+                 }};
   t["ArgMax"] = {"ArgMax", [](Call& c) {
                    if (c.Int("select_last_index", 0) != 0) {
                      return c.Unmapped("select_last_index");

@@ -178,8 +178,10 @@ Result<ExecutorPtr> FusedInferAttention(const char* name, const AttentionArgs& a
 // out = softmax(self) along dim.
 Result<ExecutorPtr> Softmax(const char* name, const NnTensor* self, int64_t dim,
                             const NnTensor* out);
-enum class Reduction { kSum, kMean };
-// out = the sum / mean of self over dims (all dims when empty), computed in dtype.
+enum class Reduction { kSum, kMean, kMax, kMin, kProd, kAll, kAny, kLogSumExp };
+// out = the sum / mean / max / min / product / all / any / log-sum-exp of self over dims (all
+// dims when empty), computed in dtype (kUndefined: self's; All / Any read self as bool,
+// LogSumExp computes integers in f32).
 Result<ExecutorPtr> Reduce(const char* name, Reduction reduction, const NnTensor* self,
                            const std::vector<int64_t>& dims, bool keep_dims, ops::DataType dtype,
                            const NnTensor* out);
@@ -195,7 +197,7 @@ Result<ExecutorPtr> Topk(const char* name, const NnTensor* self, int64_t k, int6
                          bool largest, bool sorted, const NnTensor* values_out,
                          const NnTensor* indices_out);
 Result<ExecutorPtr> ArgMax(const char* name, const NnTensor* self, int64_t dim, bool keep_dim,
-                           const NnTensor* out);
+                           const NnTensor* out, bool minimum = false);
 // out = the inclusive prefix sum along dim, computed in dtype (out's dtype).
 Result<ExecutorPtr> Cumsum(const char* name, const NnTensor* self, int64_t dim, ops::DataType dtype,
                            const NnTensor* out);

@@ -72,7 +72,10 @@ Result<ExecutorPtr> Reduce(const char* name, Reduction reduction, const NnTensor
   ACLSIM_ASSIGN_OR_RETURN(Value x, b.Input(self, "self"));
   ACLSIM_ASSIGN_OR_RETURN(Value z, b.Output(out, "out"));
   ACLSIM_RETURN_IF_ERROR(b.Begin());
-  if (!CanCastTo(x.dtype, dtype) || !CanCastTo(dtype, z.dtype)) {
+  const bool logical = reduction == Reduction::kAll || reduction == Reduction::kAny;
+  if (dtype == DT::kUndefined) dtype = logical ? DT::kBool : x.dtype;
+  if (reduction == Reduction::kLogSumExp && !IsFloating(dtype)) dtype = DT::kFloat;
+  if (!logical && (!CanCastTo(x.dtype, dtype) || !CanCastTo(dtype, z.dtype))) {
     return Err(StatusCode::kInvalidParam, "{}: self {} cannot be reduced in {} into out {}",
                b.name(), ops::DataTypeName(x.dtype), ops::DataTypeName(dtype),
                ops::DataTypeName(z.dtype));
@@ -99,16 +102,29 @@ Result<ExecutorPtr> Reduce(const char* name, Reduction reduction, const NnTensor
   }
   ACLSIM_RETURN_IF_ERROR(RequireShape(b, shape, z));
   if (z.numel() == 0) return b.Finish();
-  // Sums of bools count in int64; means of integers average in float32.
+  // Sums and products of bools count in int64, max / min of bools compare as int32; means
+  // of integers average in float32; All / Any read self as bool.
   DT compute = dtype;
-  if (compute == DT::kBool) compute = DT::kInt64;
+  if (compute == DT::kBool) compute = logical ? DT::kBool : DT::kInt64;
+  if ((reduction == Reduction::kMax || reduction == Reduction::kMin) && dtype == DT::kBool) {
+    compute = DT::kInt32;
+  }
   if (reduction == Reduction::kMean && !IsFloating(compute)) compute = DT::kFloat;
   ACLSIM_ASSIGN_OR_RETURN(Value in, b.Cast(x, compute));
   Value result;
   if (axes.empty()) {  // nothing to reduce (a 0-D tensor): the value itself
     ACLSIM_ASSIGN_OR_RETURN(result, b.Contiguous(in));
+  } else if (logical || reduction == Reduction::kLogSumExp) {  // axes as a value input
+    const char* kernel = reduction == Reduction::kAll   ? "ReduceAll"
+                         : reduction == Reduction::kAny ? "ReduceAny"
+                                                        : "ReduceLogSumExp";
+    ACLSIM_ASSIGN_OR_RETURN(result, b.Op1(kernel, {in}, {{"keep_dims", keep_dims}}, {{1, axes}}));
   } else {
-    const char* kernel = reduction == Reduction::kSum ? "ReduceSumD" : "ReduceMeanD";
+    const char* kernel = reduction == Reduction::kSum    ? "ReduceSumD"
+                         : reduction == Reduction::kMean ? "ReduceMeanD"
+                         : reduction == Reduction::kMax  ? "ReduceMaxD"
+                         : reduction == Reduction::kMin  ? "ReduceMinD"
+                                                         : "ReduceProdD";
     ACLSIM_ASSIGN_OR_RETURN(result,
                             b.Op1(kernel, {in}, {{"axes", axes}, {"keep_dims", keep_dims}}));
   }
@@ -121,7 +137,7 @@ Result<ExecutorPtr> Reduce(const char* name, Reduction reduction, const NnTensor
 }
 
 Result<ExecutorPtr> ArgMax(const char* name, const NnTensor* self, int64_t dim, bool keep_dim,
-                           const NnTensor* out) {
+                           const NnTensor* out, bool minimum) {
   Builder b(name);
   ACLSIM_ASSIGN_OR_RETURN(Value x, b.Input(self, "self"));
   ACLSIM_ASSIGN_OR_RETURN(Value z, b.Output(out, "out"));
@@ -138,8 +154,8 @@ Result<ExecutorPtr> ArgMax(const char* name, const NnTensor* self, int64_t dim, 
   std::vector<int64_t> shape = x.dims;
   if (x.rank() > 0) {
     if (x.dims[static_cast<size_t>(axis)] == 0) {
-      return Err(StatusCode::kInvalidParam, "{}: dim {} of self {} is empty; it has no maximum",
-                 b.name(), axis, ShapeString(x.dims));
+      return Err(StatusCode::kInvalidParam, "{}: dim {} of self {} is empty; it has no {}",
+                 b.name(), axis, ShapeString(x.dims), minimum ? "minimum" : "maximum");
     }
     if (keep_dim) {
       shape[static_cast<size_t>(axis)] = 1;
@@ -150,8 +166,8 @@ Result<ExecutorPtr> ArgMax(const char* name, const NnTensor* self, int64_t dim, 
   ACLSIM_RETURN_IF_ERROR(RequireShape(b, shape, z));
   if (z.numel() == 0) return b.Finish();
   ACLSIM_ASSIGN_OR_RETURN(Value in, AtLeast1D(b, x));
-  ACLSIM_ASSIGN_OR_RETURN(Value index,
-                          b.Op1("ArgMaxD", {in}, {{"dimension", axis}, {"dtype", z.dtype}}));
+  ACLSIM_ASSIGN_OR_RETURN(Value index, b.Op1(minimum ? "ArgMinD" : "ArgMaxD", {in},
+                                             {{"dimension", axis}, {"dtype", z.dtype}}));
   ACLSIM_ASSIGN_OR_RETURN(index, b.Reshape(index, shape));
   ACLSIM_RETURN_IF_ERROR(b.Store(index, z));
   return b.Finish();

@@ -7,15 +7,24 @@
 
 #include "aclnn_test.h"
 #include "aclnnop/aclnn_addmm.h"
+#include "aclnnop/aclnn_all.h"
+#include "aclnnop/aclnn_amax.h"
+#include "aclnnop/aclnn_amin.h"
+#include "aclnnop/aclnn_any.h"
 #include "aclnnop/aclnn_argmax.h"
+#include "aclnnop/aclnn_argmin.h"
 #include "aclnnop/aclnn_argsort.h"
 #include "aclnnop/aclnn_baddbmm.h"
 #include "aclnnop/aclnn_batch_matmul.h"
 #include "aclnnop/aclnn_cumsum.h"
+#include "aclnnop/aclnn_logsumexp.h"
 #include "aclnnop/aclnn_matmul.h"
+#include "aclnnop/aclnn_max.h"
+#include "aclnnop/aclnn_max_dim.h"
 #include "aclnnop/aclnn_mean.h"
 #include "aclnnop/aclnn_mm.h"
 #include "aclnnop/aclnn_mv.h"
+#include "aclnnop/aclnn_prod.h"
 #include "aclnnop/aclnn_reduce_sum.h"
 #include "aclnnop/aclnn_softmax.h"
 #include "aclnnop/aclnn_sort.h"
@@ -335,6 +344,77 @@ TEST_F(AclnnTest, SoftmaxAlongADimOfAStridedView) {
   DeviceArray<int32_t> ints(std::vector<int32_t>(6));
   EXPECT_EQ(ACLNN_RUN(stream_, Softmax, ints.View({6}, ACL_INT32), 0, ints.View({6}, ACL_INT32)),
             ACLNN_ERR_PARAM_INVALID);
+}
+
+TEST_F(AclnnTest, MaxMinProdAllAnyLogSumExpAndArgMin) {
+  // x [2, 3] = {{1, -2, 3}, {0.5, 4, -1}}.
+  DeviceArray<float> x({1, -2, 3, 0.5f, 4, -1});
+  DeviceArray<float> rows(std::vector<float>(2)), cols(std::vector<float>(3)),
+      one(std::vector<float>(1));
+  aclIntArray* dim1 = aclnntest::Ints({1});
+  aclIntArray* dim0 = aclnntest::Ints({0});
+  aclIntArray* all = aclnntest::Ints({});
+  ASSERT_EQ(
+      ACLNN_RUN(stream_, Amax, x.View({2, 3}, ACL_FLOAT), dim1, false, rows.View({2}, ACL_FLOAT)),
+      ACLNN_SUCCESS)
+      << aclGetRecentErrMsg();
+  EXPECT_EQ(rows.Read(), (std::vector<float>{3, 4}));
+  ASSERT_EQ(
+      ACLNN_RUN(stream_, Amin, x.View({2, 3}, ACL_FLOAT), dim0, true, cols.View({1, 3}, ACL_FLOAT)),
+      ACLNN_SUCCESS);
+  EXPECT_EQ(cols.Read(), (std::vector<float>{0.5f, -2, -1}));
+  ASSERT_EQ(ACLNN_RUN(stream_, Max, x.View({2, 3}, ACL_FLOAT), one.View({}, ACL_FLOAT)),
+            ACLNN_SUCCESS);
+  EXPECT_EQ(one.Read()[0], 4);
+  ASSERT_EQ(ACLNN_RUN(stream_, Min, x.View({2, 3}, ACL_FLOAT), one.View({}, ACL_FLOAT)),
+            ACLNN_SUCCESS);
+  EXPECT_EQ(one.Read()[0], -2);
+  ASSERT_EQ(ACLNN_RUN(stream_, Prod, x.View({2, 3}, ACL_FLOAT), ACL_FLOAT, one.View({}, ACL_FLOAT)),
+            ACLNN_SUCCESS);
+  EXPECT_EQ(one.Read()[0], 12);
+  ASSERT_EQ(ACLNN_RUN(stream_, ProdDim, x.View({2, 3}, ACL_FLOAT), 0, false, ACL_FLOAT,
+                      cols.View({3}, ACL_FLOAT)),
+            ACLNN_SUCCESS);
+  EXPECT_EQ(cols.Read(), (std::vector<float>{0.5f, -8, -3}));
+  ASSERT_EQ(ACLNN_RUN(stream_, LogSumExp, x.View({2, 3}, ACL_FLOAT), dim1, false,
+                      rows.View({2}, ACL_FLOAT)),
+            ACLNN_SUCCESS)
+      << aclGetRecentErrMsg();
+  const auto lse = rows.Read();
+  EXPECT_NEAR(lse[0], std::log(std::exp(1.0) + std::exp(-2.0) + std::exp(3.0)), 1e-5);
+  EXPECT_NEAR(lse[1], std::log(std::exp(0.5) + std::exp(4.0) + std::exp(-1.0)), 1e-5);
+  DeviceArray<int64_t> index(std::vector<int64_t>(2));
+  ASSERT_EQ(
+      ACLNN_RUN(stream_, ArgMin, x.View({2, 3}, ACL_FLOAT), 1, false, index.View({2}, ACL_INT64)),
+      ACLNN_SUCCESS)
+      << aclGetRecentErrMsg();
+  EXPECT_EQ(index.Read(), (std::vector<int64_t>{1, 2}));
+  // All / Any read numbers as bool: rows of {1, 0, 2} and {0, 0, 0}.
+  DeviceArray<int32_t> flags({1, 0, 2, 0, 0, 0});
+  DeviceArray<uint8_t> answer(std::vector<uint8_t>(2, 7));
+  ASSERT_EQ(ACLNN_RUN(stream_, Any, flags.View({2, 3}, ACL_INT32), dim1, false,
+                      answer.View({2}, ACL_BOOL)),
+            ACLNN_SUCCESS)
+      << aclGetRecentErrMsg();
+  EXPECT_EQ(answer.Read(), (std::vector<uint8_t>{1, 0}));
+  DeviceArray<uint8_t> every(std::vector<uint8_t>(1, 7));
+  ASSERT_EQ(
+      ACLNN_RUN(stream_, All, flags.View({2, 3}, ACL_INT32), all, false, every.View({}, ACL_BOOL)),
+      ACLNN_SUCCESS);
+  EXPECT_EQ(every.Read()[0], 0);
+  // Errors: a dim twice; an out of the wrong shape; ArgMin of an empty dim.
+  aclIntArray* twice = aclnntest::Ints({1, -1});
+  EXPECT_EQ(
+      ACLNN_RUN(stream_, Amax, x.View({2, 3}, ACL_FLOAT), twice, false, rows.View({2}, ACL_FLOAT)),
+      ACLNN_ERR_PARAM_INVALID);
+  EXPECT_EQ(
+      ACLNN_RUN(stream_, Amin, x.View({2, 3}, ACL_FLOAT), dim1, false, cols.View({3}, ACL_FLOAT)),
+      ACLNN_ERR_PARAM_INVALID);
+  EXPECT_EQ(
+      ACLNN_RUN(stream_, ArgMin, x.View({2, 0}, ACL_FLOAT), 1, false, index.View({2}, ACL_INT64)),
+      ACLNN_ERR_PARAM_INVALID);
+  EXPECT_TRUE(HasMessage("no minimum")) << aclGetRecentErrMsg();
+  for (aclIntArray* a : {dim1, dim0, all, twice}) aclDestroyIntArray(a);
 }
 
 TEST_F(AclnnTest, ReduceSumAndMeanOverDims) {
