@@ -301,6 +301,13 @@ std::map<std::string, std::pair<std::string, MapFn>> MappingTable() {
   BINARY("Or", LogicalOr);
   BINARY("Xor", LogicalXor);
 #undef BINARY
+  t["Mod"] = {"RemainderTensorTensor/FmodTensor", [](Call& c) {
+                if (c.Int("fmod", 0) != 0) {
+                  RUN(c, FmodTensor, c.In(0), c.In(1), c.Out(0));
+                } else {
+                  RUN(c, RemainderTensorTensor, c.In(0), c.In(1), c.Out(0));
+                }
+              }};
   for (const char* op : {"Max", "Min"}) {
     t[op] = {op == std::string("Max") ? "Maximum" : "Minimum", [op](Call& c) {
                if (c.inputs() != 2) return c.Unmapped("only the two-input form");

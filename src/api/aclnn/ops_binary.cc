@@ -4,6 +4,8 @@
 #include "aclnnop/aclnn_clamp.h"
 #include "aclnnop/aclnn_eq_scalar.h"
 #include "aclnnop/aclnn_eq_tensor.h"
+#include "aclnnop/aclnn_floor_divide.h"
+#include "aclnnop/aclnn_fmod_tensor.h"
 #include "aclnnop/aclnn_ge_tensor.h"
 #include "aclnnop/aclnn_gt_scalar.h"
 #include "aclnnop/aclnn_gt_tensor.h"
@@ -17,6 +19,7 @@
 #include "aclnnop/aclnn_ne_tensor.h"
 #include "aclnnop/aclnn_pow.h"
 #include "aclnnop/aclnn_pow_tensor_tensor.h"
+#include "aclnnop/aclnn_remainder.h"
 #include "api/aclnn/nn_call.h"
 #include "core/nn/ops.h"
 
@@ -157,6 +160,38 @@ aclnnStatus aclnnMinimumGetWorkspaceSize(const aclTensor* self, const aclTensor*
                                          aclTensor* out, uint64_t* workspaceSize,
                                          aclOpExecutor** executor) {
   return BinaryCall(__func__, K::kMinimum, T(self), T(other), out, false, workspaceSize, executor);
+}
+
+aclnnStatus aclnnFloorDivideGetWorkspaceSize(const aclTensor* self, const aclTensor* other,
+                                             aclTensor* out, uint64_t* workspaceSize,
+                                             aclOpExecutor** executor) {
+  return BinaryCall(__func__, K::kFloorDivide, T(self), T(other), out, false, workspaceSize,
+                    executor);
+}
+aclnnStatus aclnnFloorDividesGetWorkspaceSize(const aclTensor* self, const aclScalar* other,
+                                              aclTensor* out, uint64_t* workspaceSize,
+                                              aclOpExecutor** executor) {
+  return BinaryCall(__func__, K::kFloorDivide, T(self), S(other), out, false, workspaceSize,
+                    executor);
+}
+aclnnStatus aclnnRemainderTensorTensorGetWorkspaceSize(const aclTensor* self,
+                                                       const aclTensor* other, aclTensor* out,
+                                                       uint64_t* workspaceSize,
+                                                       aclOpExecutor** executor) {
+  return BinaryCall(__func__, K::kRemainder, T(self), T(other), out, false, workspaceSize,
+                    executor);
+}
+aclnnStatus aclnnRemainderTensorScalarGetWorkspaceSize(const aclTensor* self,
+                                                       const aclScalar* other, aclTensor* out,
+                                                       uint64_t* workspaceSize,
+                                                       aclOpExecutor** executor) {
+  return BinaryCall(__func__, K::kRemainder, T(self), S(other), out, false, workspaceSize,
+                    executor);
+}
+aclnnStatus aclnnFmodTensorGetWorkspaceSize(const aclTensor* self, const aclTensor* other,
+                                            aclTensor* out, uint64_t* workspaceSize,
+                                            aclOpExecutor** executor) {
+  return BinaryCall(__func__, K::kFmod, T(self), T(other), out, false, workspaceSize, executor);
 }
 
 aclnnStatus aclnnPowTensorScalarGetWorkspaceSize(const aclTensor* self, const aclScalar* exponent,

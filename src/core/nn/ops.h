@@ -73,6 +73,9 @@ enum class BinaryKind {
   kMaximum,
   kMinimum,
   kPow,
+  kFloorDivide,  // floor(self / other) (integers exactly)
+  kRemainder,    // Python's %: the sign of other
+  kFmod,         // C's fmod: the sign of self
 };
 // out = self (op) other, each a tensor or a scalar (exactly one of each pair is given; a
 // scalar with a tensor promotes by aclnn_api.md 3.3), broadcast. out null: in place on self.

@@ -14,7 +14,17 @@ namespace binary_ops {
 using DT = ops::DataType;
 
 bool IsComparison(BinaryKind kind) {
-  return kind != BinaryKind::kMaximum && kind != BinaryKind::kMinimum && kind != BinaryKind::kPow;
+  switch (kind) {
+    case BinaryKind::kMaximum:
+    case BinaryKind::kMinimum:
+    case BinaryKind::kPow:
+    case BinaryKind::kFloorDivide:
+    case BinaryKind::kRemainder:
+    case BinaryKind::kFmod:
+      return false;
+    default:
+      return true;
+  }
 }
 
 const char* KernelName(BinaryKind kind) {
@@ -37,16 +47,28 @@ const char* KernelName(BinaryKind kind) {
       return "Minimum";
     case BinaryKind::kPow:
       return "Pow";
+    case BinaryKind::kFloorDivide:
+      return "FloorDiv";
+    case BinaryKind::kRemainder:
+      return "FloorMod";
+    case BinaryKind::kFmod:
+      return "Mod";
   }
   return "Equal";
 }
 
 // The dtype the kernel runs in for a computation in `compute`: the kernels have no bool forms
-// (and Maximum / Minimum none for int16 / uint8); those run exactly in int32.
+// (Maximum / Minimum none for int16 / uint8, FloorDiv / FloorMod / Mod not all of int8,
+// uint8 and int16); those run exactly in int32.
 DT KernelDtype(BinaryKind kind, DT compute) {
   if (compute == DT::kBool) return DT::kInt32;
   const bool minmax = kind == BinaryKind::kMaximum || kind == BinaryKind::kMinimum;
   if (minmax && (compute == DT::kInt16 || compute == DT::kUint8)) return DT::kInt32;
+  const bool division = kind == BinaryKind::kFloorDivide || kind == BinaryKind::kRemainder ||
+                        kind == BinaryKind::kFmod;
+  if (division && (compute == DT::kInt8 || compute == DT::kUint8 || compute == DT::kInt16)) {
+    return DT::kInt32;
+  }
   return compute;
 }
 

@@ -11,11 +11,14 @@
 #include "aclnnop/aclnn_elu.h"
 #include "aclnnop/aclnn_eq_scalar.h"
 #include "aclnnop/aclnn_eq_tensor.h"
+#include "aclnnop/aclnn_floor_divide.h"
+#include "aclnnop/aclnn_fmod_tensor.h"
 #include "aclnnop/aclnn_gt_scalar.h"
 #include "aclnnop/aclnn_leaky_relu.h"
 #include "aclnnop/aclnn_maximum.h"
 #include "aclnnop/aclnn_minimum.h"
 #include "aclnnop/aclnn_pow.h"
+#include "aclnnop/aclnn_remainder.h"
 #include "aclnnop/aclnn_softplus.h"
 #include "aclnnop/aclnn_swi_glu.h"
 #include "aclnnop/aclnn_threshold.h"
@@ -229,6 +232,40 @@ TEST_F(AclnnTest, SwiGluSplitsAlongDim) {
   EXPECT_EQ(ACLNN_RUN(stream_, SwiGlu, x.View({1, 8}, ACL_FLOAT), 0, out.View({1, 4}, ACL_FLOAT)),
             ACLNN_ERR_PARAM_INVALID);
   EXPECT_TRUE(HasMessage("odd size")) << aclGetRecentErrMsg();
+}
+
+TEST_F(AclnnTest, FloorDivideRemainderAndFmodKeepTheirSigns) {
+  DeviceArray<int32_t> a({-7, 7, -7, 7}), b({2, -2, 3, -3}), out(std::vector<int32_t>(4));
+  ASSERT_EQ(ACLNN_RUN(stream_, FloorDivide, a.View({4}, ACL_INT32), b.View({4}, ACL_INT32),
+                      out.View({4}, ACL_INT32)),
+            ACLNN_SUCCESS)
+      << aclGetRecentErrMsg();
+  EXPECT_EQ(out.Read(), (std::vector<int32_t>{-4, -4, -3, -3}));
+  ASSERT_EQ(ACLNN_RUN(stream_, RemainderTensorTensor, a.View({4}, ACL_INT32),
+                      b.View({4}, ACL_INT32), out.View({4}, ACL_INT32)),
+            ACLNN_SUCCESS);
+  EXPECT_EQ(out.Read(), (std::vector<int32_t>{1, -1, 2, -2}));  // the sign of other
+  ASSERT_EQ(ACLNN_RUN(stream_, FmodTensor, a.View({4}, ACL_INT32), b.View({4}, ACL_INT32),
+                      out.View({4}, ACL_INT32)),
+            ACLNN_SUCCESS);
+  EXPECT_EQ(out.Read(), (std::vector<int32_t>{-1, 1, -1, 1}));  // the sign of self
+  // Scalar forms in float: an f32 tensor with a scalar stays f32.
+  DeviceArray<float> x({-7.5f, 7.5f}), y(std::vector<float>(2));
+  Scalar<float> two(2, ACL_FLOAT);
+  ASSERT_EQ(
+      ACLNN_RUN(stream_, FloorDivides, x.View({2}, ACL_FLOAT), two.handle, y.View({2}, ACL_FLOAT)),
+      ACLNN_SUCCESS)
+      << aclGetRecentErrMsg();
+  EXPECT_EQ(y.Read(), (std::vector<float>{-4, 3}));
+  Scalar<float> minus_two(-2, ACL_FLOAT);
+  ASSERT_EQ(ACLNN_RUN(stream_, RemainderTensorScalar, x.View({2}, ACL_FLOAT), minus_two.handle,
+                      y.View({2}, ACL_FLOAT)),
+            ACLNN_SUCCESS);
+  EXPECT_EQ(y.Read(), (std::vector<float>{-1.5f, -0.5f}));
+  // Shapes that do not broadcast.
+  EXPECT_EQ(ACLNN_RUN(stream_, FmodTensor, a.View({4}, ACL_INT32), b.View({2}, ACL_INT32, {}, 0),
+                      out.View({4}, ACL_INT32)),
+            ACLNN_ERR_PARAM_INVALID);
 }
 
 }  // namespace
