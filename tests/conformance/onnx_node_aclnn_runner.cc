@@ -301,6 +301,7 @@ std::map<std::string, std::pair<std::string, MapFn>> MappingTable() {
   BINARY("Or", LogicalOr);
   BINARY("Xor", LogicalXor);
 #undef BINARY
+  t["Where"] = {"SWhere", [](Call& c) { RUN(c, SWhere, c.In(0), c.In(1), c.In(2), c.Out(0)); }};
   t["Mod"] = {"RemainderTensorTensor/FmodTensor", [](Call& c) {
                 if (c.Int("fmod", 0) != 0) {
                   RUN(c, FmodTensor, c.In(0), c.In(1), c.Out(0));

@@ -20,6 +20,7 @@
 #include "aclnnop/aclnn_pow.h"
 #include "aclnnop/aclnn_pow_tensor_tensor.h"
 #include "aclnnop/aclnn_remainder.h"
+#include "aclnnop/aclnn_s_where.h"
 #include "api/aclnn/nn_call.h"
 #include "core/nn/ops.h"
 
@@ -290,6 +291,20 @@ aclnnStatus aclnnInplaceClampMaxTensorGetWorkspaceSize(aclTensor* selfRef, const
                                                        aclOpExecutor** executor) {
   return ClampCall(__func__, selfRef, {}, false, T(max), true, nullptr, true, workspaceSize,
                    executor);
+}
+
+aclnnStatus aclnnSWhereGetWorkspaceSize(const aclTensor* condition, const aclTensor* self,
+                                        const aclTensor* other, aclTensor* out,
+                                        uint64_t* workspaceSize, aclOpExecutor** executor) {
+  const char* api_name = __func__;
+  return api::FirstPhase(api_name, workspaceSize, executor, [&]() -> Result<nn::ExecutorPtr> {
+    api::NnArgs args;
+    ACLSIM_ASSIGN_OR_RETURN(auto c, args.Tensor(condition, "condition"));
+    ACLSIM_ASSIGN_OR_RETURN(auto x, args.Tensor(self, "self"));
+    ACLSIM_ASSIGN_OR_RETURN(auto y, args.Tensor(other, "other"));
+    ACLSIM_ASSIGN_OR_RETURN(auto z, args.Tensor(out, "out"));
+    return nn::Where(api_name, c, x, y, z);
+  });
 }
 
 // ---- logical and / or / xor ----

@@ -1,6 +1,8 @@
 // First phases of the elementwise aclnn operators (core/nn/ops.h builds them).
 #include "aclnnop/aclnn_abs.h"
 #include "aclnnop/aclnn_add.h"
+#include "aclnnop/aclnn_addcdiv.h"
+#include "aclnnop/aclnn_addcmul.h"
 #include "aclnnop/aclnn_cast.h"
 #include "aclnnop/aclnn_ceil.h"
 #include "aclnnop/aclnn_copy.h"
@@ -17,6 +19,7 @@
 #include "aclnnop/aclnn_hardsigmoid.h"
 #include "aclnnop/aclnn_hardswish.h"
 #include "aclnnop/aclnn_isfinite.h"
+#include "aclnnop/aclnn_lerp_tensor.h"
 #include "aclnnop/aclnn_log.h"
 #include "aclnnop/aclnn_logical_not.h"
 #include "aclnnop/aclnn_logical_xor.h"
@@ -102,6 +105,28 @@ aclnnStatus UnaryCall(const char* api_name, const char* kernel, const aclsim::op
         }
         return nn::Unary(api_name, kernel, attrs, rule, x, z);
       });
+}
+
+aclnnStatus TernaryCall(const char* api_name, nn::TernaryKind kind, const aclTensor* self,
+                        const aclTensor* t1, const aclTensor* t2, const aclScalar* value,
+                        const aclTensor* out, bool in_place, uint64_t* workspace_size,
+                        aclOpExecutor** executor) {
+  return api::FirstPhase(api_name, workspace_size, executor, [&]() -> Result<nn::ExecutorPtr> {
+    const bool lerp = kind == nn::TernaryKind::kLerp;
+    api::NnArgs args;
+    ACLSIM_ASSIGN_OR_RETURN(auto x, args.Tensor(self, in_place ? "selfRef" : "self"));
+    ACLSIM_ASSIGN_OR_RETURN(auto a, args.Tensor(t1, lerp ? "end" : "tensor1"));
+    ACLSIM_ASSIGN_OR_RETURN(auto c, args.Tensor(t2, lerp ? "weight" : "tensor2"));
+    const nn::NnScalar* v = nullptr;
+    if (!lerp) {
+      ACLSIM_ASSIGN_OR_RETURN(v, args.Scalar(value, "value"));
+    }
+    const nn::NnTensor* z = nullptr;
+    if (!in_place) {
+      ACLSIM_ASSIGN_OR_RETURN(z, args.Tensor(out, "out"));
+    }
+    return nn::PointwiseTernary(api_name, kind, x, a, c, v, z);
+  });
 }
 
 constexpr auto kSame = nn::UnaryRule::kSame;
@@ -203,6 +228,46 @@ aclnnStatus aclnnInplaceDivsGetWorkspaceSize(aclTensor* selfRef, const aclScalar
                                              uint64_t* workspaceSize, aclOpExecutor** executor) {
   return Arith(__func__, nn::Arith::kDiv, selfRef, nullptr, other, true, nullptr, false, nullptr,
                true, workspaceSize, executor);
+}
+
+// ---- addcmul, addcdiv, lerp ----
+aclnnStatus aclnnAddcmulGetWorkspaceSize(const aclTensor* self, const aclTensor* tensor1,
+                                         const aclTensor* tensor2, const aclScalar* value,
+                                         aclTensor* out, uint64_t* workspaceSize,
+                                         aclOpExecutor** executor) {
+  return TernaryCall(__func__, nn::TernaryKind::kAddcmul, self, tensor1, tensor2, value, out, false,
+                     workspaceSize, executor);
+}
+aclnnStatus aclnnInplaceAddcmulGetWorkspaceSize(const aclTensor* selfRef, const aclTensor* tensor1,
+                                                const aclTensor* tensor2, const aclScalar* value,
+                                                uint64_t* workspaceSize, aclOpExecutor** executor) {
+  return TernaryCall(__func__, nn::TernaryKind::kAddcmul, selfRef, tensor1, tensor2, value, nullptr,
+                     true, workspaceSize, executor);
+}
+aclnnStatus aclnnAddcdivGetWorkspaceSize(const aclTensor* self, const aclTensor* tensor1,
+                                         const aclTensor* tensor2, const aclScalar* value,
+                                         const aclTensor* out, uint64_t* workspaceSize,
+                                         aclOpExecutor** executor) {
+  return TernaryCall(__func__, nn::TernaryKind::kAddcdiv, self, tensor1, tensor2, value, out, false,
+                     workspaceSize, executor);
+}
+aclnnStatus aclnnInplaceAddcdivGetWorkspaceSize(const aclTensor* selfRef, const aclTensor* tensor1,
+                                                const aclTensor* tensor2, const aclScalar* value,
+                                                uint64_t* workspaceSize, aclOpExecutor** executor) {
+  return TernaryCall(__func__, nn::TernaryKind::kAddcdiv, selfRef, tensor1, tensor2, value, nullptr,
+                     true, workspaceSize, executor);
+}
+aclnnStatus aclnnLerpGetWorkspaceSize(const aclTensor* self, const aclTensor* end,
+                                      const aclTensor* weight, aclTensor* out,
+                                      uint64_t* workspaceSize, aclOpExecutor** executor) {
+  return TernaryCall(__func__, nn::TernaryKind::kLerp, self, end, weight, nullptr, out, false,
+                     workspaceSize, executor);
+}
+aclnnStatus aclnnInplaceLerpGetWorkspaceSize(aclTensor* selfRef, const aclTensor* end,
+                                             const aclTensor* weight, uint64_t* workspaceSize,
+                                             aclOpExecutor** executor) {
+  return TernaryCall(__func__, nn::TernaryKind::kLerp, selfRef, end, weight, nullptr, nullptr, true,
+                     workspaceSize, executor);
 }
 
 // ---- unary math and activations ----

@@ -43,6 +43,13 @@ enum class UnaryRule {
   kLogical,     // self read as bool, the bool result cast to out's dtype (LogicalNot)
 };
 
+enum class TernaryKind { kAddcmul, kAddcdiv, kLerp };
+// Addcmul: self + value * tensor1 * tensor2; Addcdiv: self + value * tensor1 / tensor2 (floats);
+// Lerp: self + weight * (end - self) (t1 = end, t2 = weight, value unused). The three broadcast
+// and promote; f16 / bf16 computed in f32, rounded once. out null: in place on self.
+Result<ExecutorPtr> PointwiseTernary(const char* name, TernaryKind kind, const NnTensor* self,
+                                     const NnTensor* t1, const NnTensor* t2, const NnScalar* value,
+                                     const NnTensor* out);
 // out = kernel(self) for an op-library elementwise kernel with `attrs`. out null: in place.
 Result<ExecutorPtr> Unary(const char* name, const char* kernel, const ops::AttrMap& attrs,
                           UnaryRule rule, const NnTensor* self, const NnTensor* out);
@@ -57,6 +64,9 @@ Result<ExecutorPtr> FillWith(const char* name, const NnTensor* self, double valu
 
 // ---- comparisons, maximum / minimum, power, clamping (ops_binary.cc) ----
 
+// out = condition (bool / uint8) ? self : other, the three broadcast, self and other promoted.
+Result<ExecutorPtr> Where(const char* name, const NnTensor* condition, const NnTensor* self,
+                          const NnTensor* other, const NnTensor* out);
 enum class LogicalKind { kAnd, kOr, kXor };
 // out = self and / or / xor other, both read as bool, broadcast; the bool result cast to
 // out's dtype. out null: in place on self (selfRef).

@@ -216,6 +216,39 @@ Result<ExecutorPtr> Logical(const char* name, LogicalKind kind, const NnTensor* 
   return b.Finish();
 }
 
+Result<ExecutorPtr> Where(const char* name, const NnTensor* condition, const NnTensor* self,
+                          const NnTensor* other, const NnTensor* out) {
+  using binary_ops::DT;
+  Builder b(name);
+  ACLSIM_ASSIGN_OR_RETURN(Value c, b.Input(condition, "condition"));
+  ACLSIM_ASSIGN_OR_RETURN(auto x, binary_ops::TakeOperand(b, self, nullptr, "self", false));
+  ACLSIM_ASSIGN_OR_RETURN(auto y, binary_ops::TakeOperand(b, other, nullptr, "other", false));
+  ACLSIM_ASSIGN_OR_RETURN(Value z, b.Output(out, "out"));
+  ACLSIM_RETURN_IF_ERROR(b.Begin());
+  if (c.dtype != DT::kBool && c.dtype != DT::kUint8) {
+    return Err(StatusCode::kInvalidParam, "{}: condition is {}; it must be bool or uint8", b.name(),
+               ops::DataTypeName(c.dtype));
+  }
+  ACLSIM_ASSIGN_OR_RETURN(DT compute, binary_ops::PromoteOperands(b, x, y));
+  auto shape = BroadcastShape(x.dims(), y.dims());
+  if (shape) shape = BroadcastShape(*shape, c.dims);
+  if (!shape) {
+    return Err(StatusCode::kInvalidParam, "{}: condition {}, self {} and other {} do not broadcast",
+               b.name(), ShapeString(c.dims), ShapeString(x.dims()), ShapeString(y.dims()));
+  }
+  ACLSIM_RETURN_IF_ERROR(binary_ops::CheckResult(b, *shape, compute, z, "out"));
+  if (z.numel() == 0) return b.Finish();
+  ACLSIM_ASSIGN_OR_RETURN(Value cond, b.Cast(c, DT::kBool));
+  ACLSIM_ASSIGN_OR_RETURN(Value lhs, b.Cast(x.tensor, compute));
+  ACLSIM_ASSIGN_OR_RETURN(Value rhs, b.Cast(y.tensor, compute));
+  ACLSIM_ASSIGN_OR_RETURN(Value r, b.Op1("SelectV2", {cond, lhs, rhs}));
+  if (r.dims != *shape) {
+    ACLSIM_ASSIGN_OR_RETURN(r, b.Reshape(r, *shape));
+  }
+  ACLSIM_RETURN_IF_ERROR(b.Store(r, z));
+  return b.Finish();
+}
+
 Result<ExecutorPtr> Clamp(const char* name, const NnTensor* self, const NnTensor* min_tensor,
                           const NnScalar* min_scalar, const NnTensor* max_tensor,
                           const NnScalar* max_scalar, const NnTensor* out) {

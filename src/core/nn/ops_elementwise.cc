@@ -129,6 +129,74 @@ Result<ExecutorPtr> BinaryArith(const char* name, Arith arith, const NnTensor* s
   return b.Finish();
 }
 
+Result<ExecutorPtr> PointwiseTernary(const char* name, TernaryKind kind, const NnTensor* self,
+                                     const NnTensor* t1, const NnTensor* t2, const NnScalar* value,
+                                     const NnTensor* out) {
+  Builder b(name);
+  const bool in_place = out == nullptr;
+  const bool lerp = kind == TernaryKind::kLerp;
+  const char* self_what = in_place ? "selfRef" : "self";
+  Value x;
+  if (in_place) {
+    ACLSIM_ASSIGN_OR_RETURN(x, b.InOut(self, "selfRef"));
+  } else {
+    ACLSIM_ASSIGN_OR_RETURN(x, b.Input(self, "self"));
+  }
+  ACLSIM_ASSIGN_OR_RETURN(Value a, b.Input(t1, lerp ? "end" : "tensor1"));
+  ACLSIM_ASSIGN_OR_RETURN(Value c, b.Input(t2, lerp ? "weight" : "tensor2"));
+  Value z = x;
+  if (!in_place) {
+    ACLSIM_ASSIGN_OR_RETURN(z, b.Output(out, "out"));
+  }
+  ACLSIM_RETURN_IF_ERROR(b.Begin());
+  if (!lerp && value == nullptr) {
+    return Err(StatusCode::kNullPointer, "{}: value is NULL", b.name());
+  }
+  auto promoted = Promote(x.dtype, a.dtype);
+  if (promoted) promoted = Promote(*promoted, c.dtype);
+  if (!promoted) {
+    return Err(StatusCode::kInvalidParam, "{}: dtypes {}, {} and {} do not promote", b.name(),
+               ops::DataTypeName(x.dtype), ops::DataTypeName(a.dtype), ops::DataTypeName(c.dtype));
+  }
+  if ((kind == TernaryKind::kAddcdiv || lerp) && !IsFloating(*promoted)) {
+    return Err(StatusCode::kInvalidParam, "{}: {} needs floating tensors, not {}", b.name(),
+               lerp ? "lerp" : "division", ops::DataTypeName(*promoted));
+  }
+  auto shape = BroadcastShape(x.dims, a.dims);
+  if (shape) shape = BroadcastShape(*shape, c.dims);
+  if (!shape) {
+    return Err(StatusCode::kInvalidParam, "{}: shapes {}, {} and {} do not broadcast", b.name(),
+               ShapeString(x.dims), ShapeString(a.dims), ShapeString(c.dims));
+  }
+  if (*shape != z.dims) {
+    return Err(StatusCode::kInvalidParam, "{}: the result has shape {} but {} has {}", b.name(),
+               ShapeString(*shape), in_place ? self_what : "out", ShapeString(z.dims));
+  }
+  ACLSIM_RETURN_IF_ERROR(CheckOutCast(b, *promoted, z.dtype, in_place ? self_what : "out"));
+  if (z.numel() == 0) return b.Finish();
+  // f16 / bf16 computed in f32 and rounded once.
+  const DT compute = *promoted == DT::kFloat16 || *promoted == DT::kBf16 ? DT::kFloat : *promoted;
+  ACLSIM_ASSIGN_OR_RETURN(Value base, b.Cast(x, compute));
+  ACLSIM_ASSIGN_OR_RETURN(Value p, b.Cast(a, compute));
+  ACLSIM_ASSIGN_OR_RETURN(Value q, b.Cast(c, compute));
+  Value term;
+  if (lerp) {  // self + weight * (end - self)
+    ACLSIM_ASSIGN_OR_RETURN(Value diff, b.Op1("Sub", {p, base}));
+    ACLSIM_ASSIGN_OR_RETURN(term, b.Op1("Mul", {q, diff}));
+  } else {
+    ACLSIM_ASSIGN_OR_RETURN(term, b.Op1(kind == TernaryKind::kAddcmul ? "Mul" : "RealDiv", {p, q}));
+    if (value->ToDouble() != 1.0) {
+      ACLSIM_ASSIGN_OR_RETURN(term, b.Op1("Mul", {term, b.Constant(value->ToDouble(), compute)}));
+    }
+  }
+  ACLSIM_ASSIGN_OR_RETURN(Value result, b.Op1("Add", {base, term}));
+  if (result.dims != *shape) {
+    ACLSIM_ASSIGN_OR_RETURN(result, b.Reshape(result, *shape));
+  }
+  ACLSIM_RETURN_IF_ERROR(b.Store(result, z));
+  return b.Finish();
+}
+
 Result<ExecutorPtr> Unary(const char* name, const char* kernel, const ops::AttrMap& attrs,
                           UnaryRule rule, const NnTensor* self, const NnTensor* out) {
   Builder b(name);

@@ -1,16 +1,21 @@
-// aclnn Stack, SplitTensor, SplitWithSize, Flip, Roll, Expand and the logical operators (LogicalAnd
+// aclnn Stack, SplitTensor, SplitWithSize, Flip, Roll, Expand, SWhere, Addcmul, Addcdiv, Lerp
+// and the logical operators (LogicalAnd
 // / Or / Xor and the in-place forms) through the public API: new and negative dims, promotion,
 // strided outputs, tensor-list outputs, broadcasting, non-bool operands, and the errors.
 #include <cstdint>
 #include <vector>
 
 #include "aclnn_test.h"
+#include "aclnnop/aclnn_addcdiv.h"
+#include "aclnnop/aclnn_addcmul.h"
 #include "aclnnop/aclnn_expand.h"
 #include "aclnnop/aclnn_flip.h"
+#include "aclnnop/aclnn_lerp_tensor.h"
 #include "aclnnop/aclnn_logical_and.h"
 #include "aclnnop/aclnn_logical_or.h"
 #include "aclnnop/aclnn_logical_xor.h"
 #include "aclnnop/aclnn_roll.h"
+#include "aclnnop/aclnn_s_where.h"
 #include "aclnnop/aclnn_split_tensor.h"
 #include "aclnnop/aclnn_split_with_size.h"
 #include "aclnnop/aclnn_stack.h"
@@ -174,6 +179,62 @@ TEST_F(AclnnTest, FlipRollAndExpand) {
       ACLNN_RUN(stream_, Expand, col.View({3, 1}, ACL_INT32), bad, wide.View({2, 1}, ACL_INT32)),
       ACLNN_ERR_PARAM_INVALID);
   for (aclIntArray* a : {both, one, dim1, minus2, none, size, twice, bad}) aclDestroyIntArray(a);
+}
+
+TEST_F(AclnnTest, SWhereAddcmulAddcdivAndLerp) {
+  // SWhere: a [2, 1] uint8 condition, an f32 [2, 2] self, an int32 [2] other (promoted).
+  DeviceArray<uint8_t> cond({1, 0});
+  DeviceArray<float> self({1, 2, 3, 4}), out(std::vector<float>(4));
+  DeviceArray<int32_t> other({-1, -2});
+  ASSERT_EQ(ACLNN_RUN(stream_, SWhere, cond.View({2, 1}, ACL_UINT8), self.View({2, 2}, ACL_FLOAT),
+                      other.View({2}, ACL_INT32), out.View({2, 2}, ACL_FLOAT)),
+            ACLNN_SUCCESS)
+      << aclGetRecentErrMsg();
+  EXPECT_EQ(out.Read(), (std::vector<float>{1, 2, -1, -2}));
+  // Addcmul / Addcdiv: self + 0.5 * t1 (op) t2, t2 broadcast.
+  DeviceArray<float> t1({2, 4, 6, 8}), t2({2, 4});
+  float half_value = 0.5f;
+  aclScalar* half = aclCreateScalar(&half_value, ACL_FLOAT);
+  ASSERT_EQ(ACLNN_RUN(stream_, Addcmul, self.View({2, 2}, ACL_FLOAT), t1.View({2, 2}, ACL_FLOAT),
+                      t2.View({2}, ACL_FLOAT), half, out.View({2, 2}, ACL_FLOAT)),
+            ACLNN_SUCCESS)
+      << aclGetRecentErrMsg();
+  EXPECT_EQ(out.Read(), (std::vector<float>{3, 10, 9, 20}));
+  ASSERT_EQ(ACLNN_RUN(stream_, Addcdiv, self.View({2, 2}, ACL_FLOAT), t1.View({2, 2}, ACL_FLOAT),
+                      t2.View({2}, ACL_FLOAT), half, out.View({2, 2}, ACL_FLOAT)),
+            ACLNN_SUCCESS);
+  EXPECT_EQ(out.Read(), (std::vector<float>{1.5f, 2.5f, 4.5f, 5}));
+  // In place and Lerp (weight broadcast): self + w * (end - self).
+  DeviceArray<float> acc({1, 1, 1, 1});
+  ASSERT_EQ(ACLNN_RUN(stream_, InplaceAddcmul, acc.View({2, 2}, ACL_FLOAT),
+                      t1.View({2, 2}, ACL_FLOAT), t2.View({2}, ACL_FLOAT), half),
+            ACLNN_SUCCESS);
+  EXPECT_EQ(acc.Read(), (std::vector<float>{3, 9, 7, 17}));
+  DeviceArray<float> end({11, 12, 13, 14}), w({0.5f, 0.25f});
+  ASSERT_EQ(ACLNN_RUN(stream_, Lerp, self.View({2, 2}, ACL_FLOAT), end.View({2, 2}, ACL_FLOAT),
+                      w.View({2}, ACL_FLOAT), out.View({2, 2}, ACL_FLOAT)),
+            ACLNN_SUCCESS)
+      << aclGetRecentErrMsg();
+  EXPECT_EQ(out.Read(), (std::vector<float>{6, 4.5f, 8, 6.5f}));
+  ASSERT_EQ(ACLNN_RUN(stream_, InplaceLerp, acc.View({2, 2}, ACL_FLOAT),
+                      end.View({2, 2}, ACL_FLOAT), w.View({2}, ACL_FLOAT)),
+            ACLNN_SUCCESS);
+  EXPECT_EQ(acc.Read(), (std::vector<float>{7, 9.75f, 10, 16.25f}));
+  // Errors: a float condition, integer division, a NULL value, shapes that do not broadcast.
+  EXPECT_EQ(ACLNN_RUN(stream_, SWhere, self.View({2, 2}, ACL_FLOAT), self.View({2, 2}, ACL_FLOAT),
+                      other.View({2}, ACL_INT32), out.View({2, 2}, ACL_FLOAT)),
+            ACLNN_ERR_PARAM_INVALID);
+  DeviceArray<int32_t> ints({1, 2, 3, 4}), iout(std::vector<int32_t>(4));
+  EXPECT_EQ(ACLNN_RUN(stream_, Addcdiv, ints.View({4}, ACL_INT32), ints.View({4}, ACL_INT32),
+                      ints.View({4}, ACL_INT32), half, iout.View({4}, ACL_INT32)),
+            ACLNN_ERR_PARAM_INVALID);
+  EXPECT_EQ(ACLNN_RUN(stream_, Addcmul, self.View({2, 2}, ACL_FLOAT), t1.View({2, 2}, ACL_FLOAT),
+                      t2.View({2}, ACL_FLOAT), nullptr, out.View({2, 2}, ACL_FLOAT)),
+            ACLNN_ERR_PARAM_NULLPTR);
+  EXPECT_EQ(ACLNN_RUN(stream_, Lerp, self.View({4}, ACL_FLOAT), end.View({2, 2}, ACL_FLOAT),
+                      w.View({3}, ACL_FLOAT, {}, 0), out.View({2, 2}, ACL_FLOAT)),
+            ACLNN_ERR_PARAM_INVALID);
+  aclDestroyScalar(half);
 }
 
 }  // namespace
