@@ -134,6 +134,14 @@ using AttrMap = std::map<std::string, AttrValue, std::less<>>;
 // Human-readable attribute value ("[1, 2]", "true", "FLOAT16", ...).
 std::string AttrValueToString(const AttrValue& value);
 
+// f16 or bf16 with f32, in either order: the pairs the 910B's Add and Mul kernels take as they
+// are (each input read at its own width, an f32 result); aclnnAdd (alpha 1) and aclnnMul use
+// them instead of casting the narrow operand first.
+inline bool IsMixedFloatPair(DataType a, DataType b) {
+  const auto narrow = [](DataType t) { return t == DataType::kFloat16 || t == DataType::kBf16; };
+  return (a == DataType::kFloat && narrow(b)) || (b == DataType::kFloat && narrow(a));
+}
+
 struct OpCall {
   std::string type;
   std::vector<TensorDesc> inputs;

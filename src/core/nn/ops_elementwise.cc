@@ -44,12 +44,6 @@ Value BroadcastView(const Builder& b, const Value& value, const std::vector<int6
   return b.View(value, dims, strides, 0);
 }
 
-// f16 / bf16 with f32 in either order: the pairs the op library's Add and Mul take as they are.
-bool IsMixedFloatPair(DT a, DT b) {
-  const auto narrow = [](DT t) { return t == DT::kFloat16 || t == DT::kBf16; };
-  return (a == DT::kFloat && narrow(b)) || (b == DT::kFloat && narrow(a));
-}
-
 }  // namespace
 
 Result<ExecutorPtr> BinaryArith(const char* name, Arith arith, const NnTensor* self,
@@ -103,7 +97,7 @@ Result<ExecutorPtr> BinaryArith(const char* name, Arith arith, const NnTensor* s
   // as they are: no Cast, so no workspace (llama.cpp's backend relies on it).
   const bool alpha_one = alpha == nullptr || alpha->ToDouble() == 1.0;
   const bool mixed_kernel =
-      other_scalar == nullptr && IsMixedFloatPair(x.dtype, y.dtype) &&
+      other_scalar == nullptr && ops::IsMixedFloatPair(x.dtype, y.dtype) &&
       ((arith == Arith::kAdd && alpha_one) || (arith == Arith::kMul && !in_place));
   if (mixed_kernel) {
     ACLSIM_ASSIGN_OR_RETURN(Value result, b.Op1(KernelOf(arith), {x, y}));

@@ -9,6 +9,7 @@
 
 #include "common/checked_size.h"
 #include "core/nn/builder.h"
+#include "core/nn/checks.h"
 #include "core/nn/ops.h"
 #include "core/nn/promote.h"
 #include "ops/formats.h"
@@ -17,10 +18,6 @@ namespace aclsim::core::nn {
 namespace {
 
 using DT = ops::DataType;
-
-bool IsMatmulFloat(DT dtype) {
-  return dtype == DT::kFloat || dtype == DT::kFloat16 || dtype == DT::kBf16;
-}
 
 // The rank rule of each kind; an error names the operand.
 Status CheckRanks(const Builder& b, MatmulKind kind, const Value& x, const Value& y,
@@ -161,7 +158,7 @@ Result<ExecutorPtr> MatMul(const char* name, MatmulKind kind, const NnTensor* se
   ACLSIM_RETURN_IF_ERROR(b.Begin());
   for (const auto& [v, what] :
        {std::pair{&x, "self"}, std::pair{&y, y_what}, std::pair{&z, "out"}}) {
-    if (!IsMatmulFloat(v->dtype)) {
+    if (!checks::IsNnFloat(v->dtype)) {
       return Err(StatusCode::kInvalidParam, "{}: {} is {}; it must be float32, float16 or bfloat16",
                  b.name(), what, ops::DataTypeName(v->dtype));
     }
@@ -216,7 +213,7 @@ Result<ExecutorPtr> AddMatMul(const char* name, AddMatmulKind kind, const NnTens
   const char* self_what = in_place ? "selfRef" : "self";
   for (const auto& [v, what] : {std::pair{&c, self_what}, std::pair{&x, x_what},
                                 std::pair{&y, y_what}, std::pair{&z, "out"}}) {
-    if (!IsMatmulFloat(v->dtype)) {
+    if (!checks::IsNnFloat(v->dtype)) {
       return Err(StatusCode::kInvalidParam, "{}: {} is {}; it must be float32, float16 or bfloat16",
                  b.name(), what, ops::DataTypeName(v->dtype));
     }

@@ -12,6 +12,7 @@
 #include <limits>
 
 #include "core/nn/builder.h"
+#include "core/nn/checks.h"
 #include "core/nn/ops.h"
 #include "core/nn/promote.h"
 
@@ -37,13 +38,6 @@ Status RequireRank(const Builder& b, const Value& v, const char* what, size_t mi
   if (v.rank() >= min_rank && v.rank() <= kMaxRank) return Status::Ok();
   return Err(StatusCode::kInvalidParam, "{}: {} of shape {} has {} dims; {} to {} are supported",
              b.name(), what, ShapeString(v.dims), v.rank(), min_rank, kMaxRank);
-}
-
-Status RequireSameDtype(const Builder& b, const Value& x, const Value& out, const char* x_what,
-                        const char* out_what) {
-  if (x.dtype == out.dtype) return Status::Ok();
-  return Err(StatusCode::kInvalidParam, "{}: {} is {} but {} is {}; they must match", b.name(),
-             out_what, ops::DataTypeName(out.dtype), x_what, ops::DataTypeName(x.dtype));
 }
 
 Status RequireShape(const Builder& b, const Value& out, const std::vector<int64_t>& dims,
@@ -130,7 +124,7 @@ Result<ExecutorPtr> Permute(const char* name, const NnTensor* self,
   ACLSIM_ASSIGN_OR_RETURN(Value z, b.Output(out, "out"));
   ACLSIM_RETURN_IF_ERROR(b.Begin());
   ACLSIM_RETURN_IF_ERROR(shape_ops::RequireRank(b, x, "self", 0));
-  ACLSIM_RETURN_IF_ERROR(shape_ops::RequireSameDtype(b, x, z, "self", "out"));
+  ACLSIM_RETURN_IF_ERROR(checks::RequireSameDtype(b, x, z, "self", "out"));
   if (dims.size() != x.rank()) {
     return Err(StatusCode::kInvalidParam, "{}: dims has {} values but self of shape {} has {} dims",
                b.name(), dims.size(), ShapeString(x.dims), x.rank());
@@ -163,7 +157,7 @@ Result<ExecutorPtr> Slice(const char* name, const NnTensor* self,
   ACLSIM_ASSIGN_OR_RETURN(Value z, b.Output(out, "out"));
   ACLSIM_RETURN_IF_ERROR(b.Begin());
   ACLSIM_RETURN_IF_ERROR(shape_ops::RequireRank(b, x, "self", 1));
-  ACLSIM_RETURN_IF_ERROR(shape_ops::RequireSameDtype(b, x, z, "self", "out"));
+  ACLSIM_RETURN_IF_ERROR(checks::RequireSameDtype(b, x, z, "self", "out"));
   if (ends.size() != starts.size() || axes.size() != starts.size() ||
       (!steps.empty() && steps.size() != starts.size())) {
     return Err(StatusCode::kInvalidParam,
@@ -359,7 +353,7 @@ Result<ExecutorPtr> Flip(const char* name, const NnTensor* self, const std::vect
   ACLSIM_ASSIGN_OR_RETURN(Value z, b.Output(out, "out"));
   ACLSIM_RETURN_IF_ERROR(b.Begin());
   ACLSIM_RETURN_IF_ERROR(shape_ops::RequireRank(b, x, "self", 1));
-  ACLSIM_RETURN_IF_ERROR(shape_ops::RequireSameDtype(b, x, z, "self", "out"));
+  ACLSIM_RETURN_IF_ERROR(checks::RequireSameDtype(b, x, z, "self", "out"));
   ACLSIM_RETURN_IF_ERROR(shape_ops::RequireShape(b, z, x.dims, "out"));
   std::vector<bool> seen(x.rank(), false);
   std::vector<size_t> axes;
@@ -389,7 +383,7 @@ Result<ExecutorPtr> Roll(const char* name, const NnTensor* self, const std::vect
   ACLSIM_ASSIGN_OR_RETURN(Value x, b.Input(self, "x"));
   ACLSIM_ASSIGN_OR_RETURN(Value z, b.Output(out, "out"));
   ACLSIM_RETURN_IF_ERROR(b.Begin());
-  ACLSIM_RETURN_IF_ERROR(shape_ops::RequireSameDtype(b, x, z, "x", "out"));
+  ACLSIM_RETURN_IF_ERROR(checks::RequireSameDtype(b, x, z, "x", "out"));
   ACLSIM_RETURN_IF_ERROR(shape_ops::RequireShape(b, z, x.dims, "out"));
   const bool flat = dims.empty();
   if ((flat && shifts.size() != 1) || (!flat && shifts.size() != dims.size())) {
@@ -426,7 +420,7 @@ Result<ExecutorPtr> Expand(const char* name, const NnTensor* self, const std::ve
   ACLSIM_ASSIGN_OR_RETURN(Value x, b.Input(self, "self"));
   ACLSIM_ASSIGN_OR_RETURN(Value z, b.Output(out, "out"));
   ACLSIM_RETURN_IF_ERROR(b.Begin());
-  ACLSIM_RETURN_IF_ERROR(shape_ops::RequireSameDtype(b, x, z, "self", "out"));
+  ACLSIM_RETURN_IF_ERROR(checks::RequireSameDtype(b, x, z, "self", "out"));
   if (size.size() < x.rank() || size.size() > shape_ops::kMaxRank) {
     return Err(StatusCode::kInvalidParam, "{}: size {} must have {} to {} values for self {}",
                b.name(), ShapeString(size), x.rank(), shape_ops::kMaxRank, ShapeString(x.dims));
@@ -465,7 +459,7 @@ Result<ExecutorPtr> Repeat(const char* name, const NnTensor* self,
   ACLSIM_ASSIGN_OR_RETURN(Value x, b.Input(self, "self"));
   ACLSIM_ASSIGN_OR_RETURN(Value z, b.Output(out, "out"));
   ACLSIM_RETURN_IF_ERROR(b.Begin());
-  ACLSIM_RETURN_IF_ERROR(shape_ops::RequireSameDtype(b, x, z, "self", "out"));
+  ACLSIM_RETURN_IF_ERROR(checks::RequireSameDtype(b, x, z, "self", "out"));
   if (repeats.size() < x.rank() || repeats.size() > shape_ops::kMaxRank) {
     return Err(StatusCode::kInvalidParam,
                "{}: repeats has {} values; it needs {} to {} for self of shape {}", b.name(),
@@ -502,7 +496,7 @@ Result<ExecutorPtr> RepeatInterleave(const char* name, const NnTensor* self, int
   ACLSIM_ASSIGN_OR_RETURN(Value z, b.Output(out, "out"));
   ACLSIM_RETURN_IF_ERROR(b.Begin());
   ACLSIM_RETURN_IF_ERROR(shape_ops::RequireRank(b, x, "self", 0));
-  ACLSIM_RETURN_IF_ERROR(shape_ops::RequireSameDtype(b, x, z, "self", "out"));
+  ACLSIM_RETURN_IF_ERROR(checks::RequireSameDtype(b, x, z, "self", "out"));
   if (repeats < 0) {
     return Err(StatusCode::kInvalidParam, "{}: repeats is {}; it must not be negative", b.name(),
                repeats);
@@ -548,7 +542,7 @@ Result<ExecutorPtr> ConstantPad(const char* name, const NnTensor* self,
   ACLSIM_RETURN_IF_ERROR(b.Begin());
   if (value == nullptr) return Err(StatusCode::kNullPointer, "{}: value is NULL", b.name());
   ACLSIM_RETURN_IF_ERROR(shape_ops::RequireRank(b, x, "self", 0));
-  ACLSIM_RETURN_IF_ERROR(shape_ops::RequireSameDtype(b, x, z, "self", "out"));
+  ACLSIM_RETURN_IF_ERROR(checks::RequireSameDtype(b, x, z, "self", "out"));
   if (pad.size() % 2 != 0 || pad.size() > 2 * x.rank()) {
     return Err(StatusCode::kInvalidParam,
                "{}: pad has {} values; it needs an even count of at most {} for self of shape {}",
@@ -597,7 +591,7 @@ Result<ExecutorPtr> Gather(const char* name, GatherKind kind, const NnTensor* se
   const bool select = kind == GatherKind::kIndexSelect;
   ACLSIM_RETURN_IF_ERROR(shape_ops::RequireRank(b, x, "self", select ? 0 : 1));
   ACLSIM_RETURN_IF_ERROR(shape_ops::RequireIndex(b, idx));
-  ACLSIM_RETURN_IF_ERROR(shape_ops::RequireSameDtype(b, x, z, "self", "out"));
+  ACLSIM_RETURN_IF_ERROR(checks::RequireSameDtype(b, x, z, "self", "out"));
   if (select && idx.rank() > 1) {
     return Err(StatusCode::kInvalidParam, "{}: index of shape {} must be 0-D or 1-D", b.name(),
                ShapeString(idx.dims));

@@ -206,15 +206,6 @@ OpDef BinaryOp(std::string type, const std::vector<DataType>& dtypes, uint32_t o
   return def;
 }
 
-// f16 or bf16 with f32, in either order. The 910B's Add and Mul kernels take such a pair as
-// it is: each input read at its own width, the sum or product computed and written in f32
-// (aclnnAdd with alpha 1, aclnnInplaceAdd and aclnnMul call them instead of casting the
-// narrow operand first, so they need no workspace).
-inline bool IsMixedFloatPair(DataType a, DataType b) {
-  const auto narrow = [](DataType t) { return t == DataType::kFloat16 || t == DataType::kBf16; };
-  return (a == DataType::kFloat && narrow(b)) || (b == DataType::kFloat && narrow(a));
-}
-
 template <typename TA, typename TB, typename F>
 void MixedBinaryKernel(const Tensor& a, const Tensor& b, const Tensor& out, F f) {
   const TA* pa = a.ptr<const TA>();
